@@ -1,0 +1,88 @@
+/*
+ * The GNU ld command line, as ld itself reads it: getopt_long_only rules
+ * (one or two dashes, unique prefixes, -xARG/-x ARG/--opt=ARG/--opt ARG),
+ * @response files, and the positional state that decides how each input
+ * is linked (--whole-archive, -Bstatic, -b FORMAT, --push-state, groups).
+ */
+#ifndef LTO_LD_LDOPTS_H
+#define LTO_LD_LDOPTS_H
+
+#include "strvec.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RESPONSE_FILE_MAX_DEPTH 16
+
+enum partial_mode {
+	PARTIAL_UNSET,
+	PARTIAL_THIN,	/* ld -r writes a thin archive of its inputs */
+	PARTIAL_NATIVE,	/* ld -r runs LTO now and writes a native object */
+	PARTIAL_IR,	/* ld -r writes one merged IR object */
+};
+
+enum arg_role {
+	ROLE_OPTION,	/* passed to ld untouched */
+	ROLE_INPUT,	/* an input file, or -l */
+	ROLE_OUTPUT,	/* -o FILE (one or two args): lto-ld substitutes it */
+	ROLE_VALUE,	/* the separate argument of an option */
+};
+
+struct ld_input {
+	size_t arg;		/* index in ld_cmdline.args */
+	const char *name;	/* as written: a path, or "-lfoo" */
+	char *path;		/* the file to read (for -l: as resolved, or NULL) */
+	bool is_library;	/* given with -l */
+	bool whole_archive;	/* under --whole-archive */
+	bool dynamic;		/* -l may pick a shared library (-Bdynamic) */
+	bool raw;		/* after -b FORMAT other than ELF: never scanned */
+};
+
+struct ld_cmdline {
+	struct strvec args;	/* argv[1..], @files expanded, lto-ld options removed */
+	enum arg_role *roles;	/* one per element of args */
+	struct ld_input *inputs;
+	size_t ninputs;
+	const char *output;	/* the last -o, or "a.out" */
+	const char *sysroot;
+	const char *emulation;	/* -m */
+	struct strvec libdirs;	/* -L, in order */
+	bool relocatable;	/* -r, -i, -Ur, --relocatable */
+	bool caller_plugin;	/* -plugin given: the gcc driver runs LTO */
+	bool version;		/* --version, or -v/-V with no inputs */
+	bool help;
+	bool nostdlib;
+	/* lto-ld's own options (never passed to ld) */
+	enum partial_mode partial;
+	bool save_temps;
+	bool had_own_options;	/* some were given: args differs from argv */
+};
+
+/*
+ * Expand @file arguments into OUT the way libiberty does (quotes, backslash,
+ * nesting); unreadable files stay literal.  Fails on nesting beyond
+ * RESPONSE_FILE_MAX_DEPTH, naming the file.
+ */
+int ld_expand_args(int argc, char *const *argv, struct strvec *out);
+
+/* Split a response file's text into arguments (libiberty's buildargv rules). */
+void ld_split_response(const char *text, struct strvec *out);
+
+/* Quote one argument so that ld_split_response gives it back unchanged. */
+char *ld_quote_arg(const char *arg);
+
+/* Parse argv (argv[0] is skipped).  Returns 0, or 1 after printing an error. */
+int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd);
+
+/* Find the files behind -l inputs: -L dirs, then DEFAULT_DIRS (may be NULL). */
+void ld_resolve_libraries(struct ld_cmdline *cmd, char *const *default_dirs);
+
+/* True when some -l input was not found in the -L directories. */
+bool ld_has_unresolved_libraries(const struct ld_cmdline *cmd);
+
+void ld_cmdline_free(struct ld_cmdline *cmd);
+
+const char *partial_mode_name(enum partial_mode mode);
+int partial_mode_parse(const char *text, enum partial_mode *mode);
+
+#endif

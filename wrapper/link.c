@@ -1,0 +1,592 @@
+/*
+ * lto-ld's decision, top to bottom:
+ *   1. parse the ld command line and scan every input for GCC IR;
+ *   2. no IR: exec the real ld with the arguments as given;
+ *   3. final link with IR: the real ld with the LTO plugin and the
+ *      environment lto-wrapper needs;
+ *   4. ld -r with IR: a thin archive, a native object or a merged IR
+ *      object (--lto-partial / LTO_LD_PARTIAL).
+ * Outputs lto-ld writes itself go to a temporary name and are renamed.
+ */
+#include "link.h"
+#include "ldopts.h"
+#include "run.h"
+#include "scan.h"
+#include "strvec.h"
+#include "thinar.h"
+#include "tmp.h"
+#include "toolchain.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+#define ARGV_INLINE_MAX (64 * 1024)
+#define MAX_IR_VERSIONS 4
+
+/* What scanning the inputs found. */
+struct inputs_info {
+	bool any_ir;
+	bool any_lto_ld_thin;		/* an input written by thin mode */
+	char *first_native;		/* first ELF object without IR */
+	char *library_archive;		/* an archive thin mode cannot carry */
+	struct scan_file_info *file;	/* one per input */
+	/* the first IR object of each LTO version seen */
+	int ir_major[MAX_IR_VERSIONS];
+	char *ir_object[MAX_IR_VERSIONS];
+	int n_ir_versions;
+};
+
+static char *object_name(const struct scan_object *obj)
+{
+	if (obj->member)
+		return xasprintf("%s(%s)", obj->path, obj->member);
+	return xstrdup(obj->path);
+}
+
+static int visit_object(const struct scan_object *obj, void *data)
+{
+	struct inputs_info *info = data;
+	int i;
+
+	if (!obj->ir) {
+		if (!info->first_native)
+			info->first_native = object_name(obj);
+		return 0;
+	}
+	info->any_ir = true;
+	for (i = 0; i < info->n_ir_versions; i++)
+		if (info->ir_major[i] == obj->lto_major)
+			return 0;
+	if (i < MAX_IR_VERSIONS) {
+		info->ir_major[i] = obj->lto_major;
+		info->ir_object[i] = object_name(obj);
+		info->n_ir_versions++;
+	}
+	return 0;
+}
+
+/* -l inputs need their files before they can be scanned. */
+static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
+{
+	char **dirs;
+
+	ld_resolve_libraries(cmd, NULL);
+	if (!ld_has_unresolved_libraries(cmd) || cmd->nostdlib)
+		return;
+	dirs = toolchain_default_libdirs(tc, cmd->emulation);
+	ld_resolve_libraries(cmd, dirs);
+	for (char **d = dirs; *d; d++)
+		free(*d);
+	free(dirs);
+}
+
+static int scan_inputs(struct ld_cmdline *cmd, struct inputs_info *info)
+{
+	info->file = xcalloc(cmd->ninputs, sizeof(*info->file));
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		struct ld_input *in = &cmd->inputs[i];
+		struct scan_file_info *fi = &info->file[i];
+
+		if (in->raw || !in->path)
+			continue;	/* data for -b binary; or -l ld cannot find either */
+		if (scan_file(in->path, visit_object, info, fi) != 0)
+			return 1;
+		if (fi->lto_ld_thin)
+			info->any_lto_ld_thin = true;
+		if (!info->library_archive && !fi->lto_ld_thin &&
+		    (fi->kind == FILE_ARCHIVE ||
+		     (fi->kind == FILE_THIN_ARCHIVE && !in->whole_archive)))
+			info->library_archive = xstrdup(in->path);
+	}
+	return 0;
+}
+
+static void inputs_info_free(struct inputs_info *info)
+{
+	free(info->first_native);
+	free(info->library_archive);
+	free(info->file);
+	for (int i = 0; i < info->n_ir_versions; i++)
+		free(info->ir_object[i]);
+}
+
+/* IR from another GCC major version cannot be read by this lto1: say so first. */
+static int check_ir_versions(const struct inputs_info *info,
+			     struct toolchain *tc)
+{
+	int major = toolchain_gcc_major(tc);
+
+	for (int i = 0; i < info->n_ir_versions; i++) {
+		if (major <= 0 || info->ir_major[i] <= 0 ||
+		    info->ir_major[i] == major)
+			continue;
+		return error("%s: GCC IR written by GCC %d, but %s is GCC %d "
+			     "(LTO bytecode does not carry across GCC major "
+			     "versions: rebuild it, or point LTO_LD_CC at "
+			     "that compiler)", info->ir_object[i],
+			     info->ir_major[i], tc->cc, major);
+	}
+	return 0;
+}
+
+/* ---- building the real ld's command line ---- */
+
+/*
+ * The caller's arguments (minus -o unless KEEP_OUTPUT), with lto-ld thin archives that are not
+ * already under --whole-archive wrapped so every member is linked.
+ */
+static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
+			   const struct inputs_info *info, bool keep_output)
+{
+	size_t next_input = 0;
+
+	for (size_t i = 0; i < cmd->args.n; i++) {
+		const struct ld_input *in = NULL;
+
+		if (cmd->roles[i] == ROLE_OUTPUT && !keep_output)
+			continue;
+		while (next_input < cmd->ninputs &&
+		       cmd->inputs[next_input].arg < i)
+			next_input++;
+		if (next_input < cmd->ninputs && cmd->inputs[next_input].arg == i)
+			in = &cmd->inputs[next_input];
+		if (in && info->file && info->file[next_input].lto_ld_thin &&
+		    !in->whole_archive) {
+			strvec_push(out, "--push-state");
+			strvec_push(out, "--whole-archive");
+			strvec_push(out, cmd->args.v[i]);
+			strvec_push(out, "--pop-state");
+			continue;
+		}
+		strvec_push(out, cmd->args.v[i]);
+	}
+}
+
+/* Put ARGS into a response file when the command line would be too long. */
+static int maybe_response_file(struct strvec *argv, size_t first)
+{
+	struct strvec rest = STRVEC_INIT;
+	char *rsp;
+	FILE *f;
+
+	if (strvec_bytes(argv) <= ARGV_INLINE_MAX)
+		return 0;
+	rsp = tmp_file("ld-args.rsp");
+	f = rsp ? fopen(rsp, "w") : NULL;
+	if (!f)
+		return error("cannot write a response file in %s: %s",
+			     tmp_dir() ? tmp_dir() : "TMPDIR", strerror(errno));
+	for (size_t i = first; i < argv->n; i++) {
+		char *q = ld_quote_arg(argv->v[i]);
+
+		fprintf(f, "%s\n", q);
+		free(q);
+	}
+	if (fclose(f) != 0)
+		return error("%s: %s", rsp, strerror(errno));
+	for (size_t i = 0; i < first; i++)
+		strvec_push(&rest, argv->v[i]);
+	strvec_pushf(&rest, "@%s", rsp);
+	strvec_clear(argv);
+	*argv = rest;
+	return 0;
+}
+
+/* ---- the environment of lto-wrapper ---- */
+
+/* A usable GNU make jobserver in MAKEFLAGS (its pipe fds open here)? */
+static bool have_jobserver(void)
+{
+	const char *flags = getenv("MAKEFLAGS");
+	const char *p;
+	int rfd, wfd;
+
+	if (!flags)
+		return false;
+	p = strstr(flags, "--jobserver-auth=");
+	if (!p)
+		p = strstr(flags, "--jobserver-fds=");
+	if (!p)
+		return false;
+	p = strchr(p, '=') + 1;
+	if (sscanf(p, "%d,%d", &rfd, &wfd) != 2)
+		return false;	/* fifo: jobservers are not understood by GCC 12 */
+	return fcntl(rfd, F_GETFD) != -1 && fcntl(wfd, F_GETFD) != -1;
+}
+
+static int ltrans_jobs(char **flag)
+{
+	const char *env = getenv("LTO_LD_JOBS");
+	long jobs;
+	char *end;
+
+	if (have_jobserver() && !(env && *env)) {
+		*flag = xstrdup("-flto=jobserver");
+		return 0;
+	}
+	if (env && *env) {
+		errno = 0;
+		jobs = strtol(env, &end, 10);
+		if (*end || jobs < 1 || jobs > 4096 || errno)
+			return error("LTO_LD_JOBS='%s': expected a number of "
+				     "jobs from 1 to 4096", env);
+	} else {
+		jobs = sysconf(_SC_NPROCESSORS_ONLN);
+		if (jobs < 1)
+			jobs = 1;
+	}
+	*flag = xasprintf("-flto=%ld", jobs);
+	return 0;
+}
+
+/* Append 'OPT' in the quoting lto-wrapper expects in COLLECT_GCC_OPTIONS. */
+static void add_collect_option(struct strvec *opts, const char *opt)
+{
+	char *quoted = xmalloc(4 * strlen(opt) + 3), *q = quoted;
+
+	*q++ = '\'';
+	for (; *opt; opt++) {
+		if (*opt == '\'') {
+			memcpy(q, "'\\''", 4);	/* as the gcc driver writes it */
+			q += 4;
+		} else {
+			*q++ = *opt;
+		}
+	}
+	*q++ = '\'';
+	*q = '\0';
+	strvec_push_nodup(opts, quoted);
+}
+
+static char *collect_gcc_options(const struct ld_cmdline *cmd,
+				 const char *jobs_flag)
+{
+	const char *extra = getenv("LTO_LD_LTO_FLAGS");
+	struct strvec opts = STRVEC_INIT, split = STRVEC_INIT;
+	size_t len = 0;
+	char *joined, *p, *dumpdir;
+
+	add_collect_option(&opts, jobs_flag);
+	if (cmd->save_temps) {
+		add_collect_option(&opts, "-save-temps");
+		add_collect_option(&opts, "-dumpdir");
+		dumpdir = xasprintf("%s/", tmp_dir());
+		add_collect_option(&opts, dumpdir);
+		free(dumpdir);
+	}
+	if (extra) {
+		ld_split_response(extra, &split);
+		for (size_t i = 0; i < split.n; i++)
+			add_collect_option(&opts, split.v[i]);
+		strvec_clear(&split);
+	}
+	len = strvec_bytes(&opts) + 1;
+	joined = xmalloc(len);
+	p = joined;
+	for (size_t i = 0; i < opts.n; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", opts.v[i]);
+	*p = '\0';
+	strvec_clear(&opts);
+	return joined;
+}
+
+/* ---- outputs ---- */
+
+/*
+ * The name the real tool should write: a temporary file next to OUTPUT,
+ * renamed on success, so a failed link leaves nothing behind.  Outputs that
+ * are not regular files (/dev/null) are written directly.
+ */
+static const char *prepare_output(const char *output)
+{
+	struct stat st;
+	char *dir;
+
+	if (stat(output, &st) == 0 && !S_ISREG(st.st_mode))
+		return output;
+	dir = dir_name(output);
+	if (access(dir, W_OK | X_OK) != 0) {
+		error("cannot write %s: %s", output, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	return tmp_output_name(output);
+}
+
+static int finish_output(int rc, const char *output)
+{
+	if (rc != 0)
+		return rc > 0 ? rc : 1;
+	return tmp_output_commit(output);
+}
+
+/* ---- the links ---- */
+
+static bool env_true(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+/*
+ * Run the real ld with the LTO plugin.  LINKER_OUTPUT is NULL for a final
+ * link, "nolto-rel" or "rel" for ld -r.  The plugin appends its own
+ * -flinker-output=rel for -r unless told the output kind is known.
+ */
+static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+		       const struct inputs_info *info, const char *linker_output)
+{
+	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
+	const char *out;
+	char *res, *jobs_flag = NULL, *options;
+	int rc;
+
+	out = prepare_output(cmd->output);
+	res = tmp_file("link.res");
+	if (!out || !res || ltrans_jobs(&jobs_flag))
+		return 1;
+	strvec_push(&argv, tc->real_tool);
+	strvec_push(&argv, "-plugin");
+	strvec_push(&argv, tc->plugin);
+	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
+	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
+	if (linker_output) {
+		strvec_push(&argv, "-plugin-opt=-linker-output-known");
+		strvec_pushf(&argv, "-plugin-opt=-flinker-output=%s",
+			     linker_output);
+	}
+	push_link_args(&argv, cmd, info, false);
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	if (maybe_response_file(&argv, 1)) {
+		rc = 1;
+		goto done;
+	}
+
+	options = collect_gcc_options(cmd, jobs_flag);
+	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
+	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
+	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
+	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
+	free(options);
+	env_with(&env, settings.v);
+	rc = finish_output(run_wait(argv.v, env.v), cmd->output);
+done:
+	free(jobs_flag);
+	strvec_clear(&argv);
+	strvec_clear(&env);
+	strvec_clear(&settings);
+	return rc;
+}
+
+/* Options a thin archive cannot carry: they take effect at the final link. */
+static bool harmless_in_thin(const char *opt)
+{
+	static const char *const ok[] = {
+		"-r", "-i", "--relocatable", "-relocatable", "-m", "-EL", "-EB",
+		"--whole-archive", "-whole-archive", "--no-whole-archive",
+		"-no-whole-archive", "--push-state", "--pop-state",
+		"--start-group", "--end-group", "-(", "-)", "-L",
+		"--library-path", "-plugin", "--plugin", "--sysroot",
+		"-nostdlib", "-Bstatic", "-Bdynamic", "-static", "-dn", "-dy",
+		"-g", "-O", "-flto", "-fuse-ld", "-s", "-S", "--strip",
+		"-x", "-X", "--discard",
+	};
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (starts_with(opt, ok[i]))
+			return true;
+	return false;
+}
+
+/* Why thin mode cannot represent this ld -r (NULL when it can). */
+static char *thin_blocker(const struct ld_cmdline *cmd,
+			  const struct inputs_info *info)
+{
+	if (info->library_archive)
+		return xasprintf("%s is an archive linked on demand",
+				 info->library_archive);
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		if (cmd->inputs[i].raw)
+			return xasprintf("%s is raw data (-b)",
+					 cmd->inputs[i].name);
+		if (cmd->inputs[i].path && info->file[i].kind == FILE_OTHER)
+			return xasprintf("%s is not an object or archive",
+					 cmd->inputs[i].path);
+	}
+	return NULL;
+}
+
+static int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
+{
+	struct strvec members = STRVEC_INIT;
+	const char *out = prepare_output(cmd->output);
+	int rc;
+
+	if (!out)
+		return 1;
+	for (size_t i = 0; i < cmd->args.n; i++)
+		if (cmd->roles[i] == ROLE_OPTION && !harmless_in_thin(cmd->args.v[i]))
+			warning("--lto-partial=thin: '%s' does not apply to the "
+				"thin archive %s (it takes effect when the "
+				"archive is linked)", cmd->args.v[i], cmd->output);
+	for (size_t i = 0; i < cmd->ninputs; i++)
+		if (cmd->inputs[i].path)
+			strvec_push(&members, cmd->inputs[i].path);
+	if (!members.v) {
+		strvec_clear(&members);
+		return error("no input files");
+	}
+	rc = finish_output(thinar_write(tc, out, members.v), cmd->output);
+	strvec_clear(&members);
+	return rc;
+}
+
+static int partial_mode(const struct ld_cmdline *cmd, enum partial_mode *mode)
+{
+	const char *env = getenv("LTO_LD_PARTIAL");
+
+	*mode = cmd->partial;
+	if (*mode == PARTIAL_UNSET && env && *env)
+		return partial_mode_parse(env, mode);
+	if (*mode == PARTIAL_UNSET)
+		*mode = PARTIAL_NATIVE;
+	return 0;
+}
+
+static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+			const struct inputs_info *info)
+{
+	enum partial_mode mode;
+	char *blocker;
+
+	if (partial_mode(cmd, &mode))
+		return 1;
+	trace("ld -r with GCC IR: %s mode", partial_mode_name(mode));
+	switch (mode) {
+	case PARTIAL_THIN:
+		blocker = thin_blocker(cmd, info);
+		if (!blocker)
+			return thin_link(cmd, tc);
+		warning("%s: thin ld -r output is not possible (%s); "
+			"running LTO now instead (--lto-partial=native)",
+			cmd->output, blocker);
+		free(blocker);
+		return plugin_link(cmd, tc, info, "nolto-rel");
+	case PARTIAL_IR:
+		if (info->first_native)
+			return error("%s: holds no GCC IR; --lto-partial=ir "
+				     "writes one merged IR object, which cannot "
+				     "carry native code (use --lto-partial="
+				     "native or thin)", info->first_native);
+		return plugin_link(cmd, tc, info, "rel");
+	case PARTIAL_NATIVE:
+	case PARTIAL_UNSET:
+		break;
+	}
+	return plugin_link(cmd, tc, info, "nolto-rel");
+}
+
+/* Run the real ld with CMD's arguments (lto-ld thin archives wrapped). */
+static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+		      const struct inputs_info *info)
+{
+	struct strvec argv = STRVEC_INIT;
+
+	strvec_push(&argv, tc->real_tool);
+	push_link_args(&argv, cmd, info, true);
+	if (maybe_response_file(&argv, 1) == 0)
+		run_exec(argv.v, NULL);
+	strvec_clear(&argv);
+	return 1;
+}
+
+/* No IR: the real ld gets exactly what we got (lto-ld's own options removed). */
+static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
+		       struct toolchain *tc)
+{
+	struct strvec args = STRVEC_INIT;
+
+	strvec_push(&args, tc->real_tool);
+	if (cmd->had_own_options)
+		strvec_pushv(&args, cmd->args.v ? cmd->args.v : (char *[]){ NULL });
+	else
+		for (int i = 1; i < argc; i++)
+			strvec_push(&args, argv[i]);
+	run_exec(args.v, NULL);
+	strvec_clear(&args);
+	return 1;
+}
+
+static int version_or_help(int argc, char **argv, const struct ld_cmdline *cmd,
+			   struct toolchain *tc)
+{
+	struct strvec args = STRVEC_INIT;
+	int rc;
+
+	strvec_push(&args, tc->real_tool);
+	for (int i = 1; i < argc; i++)
+		strvec_push(&args, argv[i]);
+	fflush(stdout);
+	rc = run_wait(args.v, NULL);
+	strvec_clear(&args);
+	if (cmd->help)
+		printf("lto-ld options (consumed, not passed to ld):\n"
+		       "  --lto-partial=thin|native|ir  output of ld -r with "
+		       "GCC IR (default native)\n"
+		       "  -save-temps                   keep temporary files\n");
+	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
+	       PACKAGE_VERSION);
+	return rc;
+}
+
+int link_main(int argc, char **argv, struct toolchain *tc)
+{
+	struct ld_cmdline cmd;
+	struct inputs_info info;
+	int rc;
+
+	memset(&info, 0, sizeof(info));
+	if (ld_parse(argc, argv, &cmd))
+		return 1;
+	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
+	tmp_keep(cmd.save_temps);
+	if (cmd.version || cmd.help) {
+		rc = version_or_help(argc, argv, &cmd, tc);
+		goto out;
+	}
+	resolve_libraries(&cmd, tc);
+	rc = scan_inputs(&cmd, &info);
+	if (rc)
+		goto out;
+	if (!info.any_ir && !info.any_lto_ld_thin) {
+		trace("no GCC IR in the inputs: running %s unchanged",
+		      tc->real_tool);
+		rc = passthrough(argc, argv, &cmd, tc);
+	} else if (!info.any_ir || cmd.caller_plugin) {
+		/* The gcc driver already loaded the plugin (gcc -B route). */
+		rc = plain_link(&cmd, tc, &info);
+	} else if (toolchain_find_lto(tc) || check_ir_versions(&info, tc)) {
+		rc = 1;
+	} else if (cmd.relocatable) {
+		rc = partial_link(&cmd, tc, &info);
+	} else {
+		rc = plugin_link(&cmd, tc, &info, NULL);
+	}
+out:
+	inputs_info_free(&info);
+	ld_cmdline_free(&cmd);
+	return rc;
+}

@@ -1,0 +1,59 @@
+/*
+ * lto-ld: a drop-in for GNU ld that drives GCC LTO itself.  One program,
+ * several names: lto-ld, lto-ar, lto-nm, lto-ranlib, each optionally with a
+ * target prefix (arm-linux-gnueabihf-lto-ld), and "ld" in a gcc -B directory.
+ */
+#include "link.h"
+#include "run.h"
+#include "strvec.h"
+#include "tmp.h"
+#include "toolchain.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added. */
+static int binutils_main(int argc, char **argv, struct toolchain *tc)
+{
+	struct strvec args = STRVEC_INIT;
+	bool has_plugin = false;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--plugin") || starts_with(argv[i], "--plugin="))
+			has_plugin = true;
+	strvec_push(&args, tc->real_tool);
+	if (!has_plugin) {
+		if (toolchain_find_lto(tc) == 0) {
+			strvec_push(&args, "--plugin");
+			strvec_push(&args, tc->gcc_plugin);
+		} else {
+			warning("running %s without the LTO plugin: GCC IR "
+				"symbols will not be listed", tc->real_tool);
+		}
+	}
+	for (int i = 1; i < argc; i++)
+		strvec_push(&args, argv[i]);
+	run_exec(args.v, NULL);
+	strvec_clear(&args);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct toolchain tc;
+	int rc;
+
+	progname = base_name(argv[0]);
+	verbose = getenv("LTO_LD_VERBOSE") && strcmp(getenv("LTO_LD_VERBOSE"), "0");
+	run_install_signal_handlers();
+	if (toolchain_init(&tc, argv[0]))
+		return 1;
+	if (tc.tool == TOOL_LD)
+		rc = link_main(argc, argv, &tc);
+	else
+		rc = binutils_main(argc, argv, &tc);
+	tmp_cleanup();
+	toolchain_free(&tc);
+	return rc;
+}

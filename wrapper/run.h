@@ -1,0 +1,34 @@
+/* Running other programs: argv arrays only, never a shell. */
+#ifndef LTO_LD_RUN_H
+#define LTO_LD_RUN_H
+
+#include <stddef.h>
+
+struct strvec;
+
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP: forward them to the running child and,
+ * once it is gone, remove the temporary files and die by the same signal.
+ */
+void run_install_signal_handlers(void);
+
+/*
+ * Run ARGV (argv[0] is a path) with environment ENVP (NULL: inherit) and
+ * wait.  Returns the exit status, 128+N when killed by signal N, or -1 when
+ * it could not be started (the reason is printed).
+ */
+int run_wait(char *const *argv, char *const *envp);
+
+/* Like run_wait, but stdout is collected into *OUT (NUL-terminated, malloc'd). */
+int run_capture(char *const *argv, char **out);
+
+/* Replace this process by ARGV; only returns after printing why it failed. */
+void run_exec(char *const *argv, char *const *envp);
+
+/* Copy of the current environment with NAME=VALUE settings applied. */
+void env_with(struct strvec *env, char *const *settings);
+
+/* Print ARGV as one line on stderr when LTO_LD_VERBOSE is set. */
+void run_trace(char *const *argv);
+
+#endif

@@ -1,0 +1,474 @@
+#include "scan.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#define AR_MAGIC "!<arch>\n"
+#define THIN_MAGIC "!<thin>\n"
+#define AR_HDR_SIZE 60
+
+/* Where an object's bytes are: a whole file, or a slice of an archive. */
+struct region {
+	int fd;
+	off_t base;
+	off_t size;
+	const char *path;
+	const char *member;
+};
+
+static const char *where(const struct region *r)
+{
+	static char buf[4096];
+
+	if (!r->member)
+		return r->path;
+	snprintf(buf, sizeof(buf), "%s(%s)", r->path, r->member);
+	return buf;
+}
+
+/* Read exactly LEN bytes at OFF within R; false when they are not there. */
+static bool read_at(const struct region *r, void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	if (off < 0 || off > r->size || (off_t)len > r->size - off)
+		return false;
+	while (done < len) {
+		ssize_t got = pread(r->fd, (char *)buf + done, len - done,
+				    r->base + off + (off_t)done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		done += (size_t)got;
+	}
+	return true;
+}
+
+/* ---- ELF ---- */
+
+struct elf_reader {
+	bool is64;
+	bool big_endian;
+};
+
+static uint64_t get(const struct elf_reader *e, const unsigned char *p,
+		    int size)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++) {
+		int idx = e->big_endian ? i : size - 1 - i;
+
+		v = (v << 8) | p[idx];
+	}
+	return v;
+}
+
+struct shdr {
+	uint32_t name;
+	uint64_t offset;
+	uint64_t size;
+	uint32_t link;
+};
+
+static void get_shdr(const struct elf_reader *e, const unsigned char *p,
+		     struct shdr *sh)
+{
+	sh->name = (uint32_t)get(e, p, 4);
+	if (e->is64) {
+		sh->offset = get(e, p + 24, 8);
+		sh->size = get(e, p + 32, 8);
+		sh->link = (uint32_t)get(e, p + 40, 4);
+	} else {
+		sh->offset = get(e, p + 16, 4);
+		sh->size = get(e, p + 20, 4);
+		sh->link = (uint32_t)get(e, p + 24, 4);
+	}
+}
+
+#define ET_REL 1
+#define SHN_XINDEX 0xffff
+#define LTO_SYMTAB_PREFIX ".gnu.lto_.symtab"
+#define LTO_HEADER_PREFIX ".gnu.lto_.lto."
+
+static int corrupt(const struct region *r, const char *why)
+{
+	error("%s: %s", where(r), why);
+	return -1;
+}
+
+/* The LTO stream header's major version (an int16 in the compiler's byte order). */
+static int lto_major_at(const struct region *r, const struct shdr *sh)
+{
+	unsigned char v[2];
+	int major;
+
+	if (sh->size < 2 || !read_at(r, v, 2, (off_t)sh->offset))
+		return 0;
+	major = v[0] | (v[1] << 8);
+	if (major > 255)
+		major = v[1] | (v[0] << 8);
+	return major;
+}
+
+/*
+ * Look at the ELF object in R.  Fills OBJ->ir/fat/lto_major.  Returns 1 for
+ * an ELF file, 0 when R is not ELF, -1 on a corrupt file (error printed).
+ */
+static int scan_elf(const struct region *r, struct scan_object *obj)
+{
+	unsigned char ehdr[64];
+	struct elf_reader e;
+	uint64_t shoff;
+	unsigned shentsize, shnum, shstrndx, type;
+	unsigned char *shdrs = NULL;
+	char *names = NULL;
+	struct shdr strtab, sh;
+	bool has_text = false;
+	int rc = 1;
+
+	if (r->size < 4 || !read_at(r, ehdr, 4, 0) || memcmp(ehdr, "\177ELF", 4))
+		return 0;
+	if (!read_at(r, ehdr, 52, 0))
+		return corrupt(r, "truncated ELF header");
+	if ((ehdr[4] != 1 && ehdr[4] != 2) || (ehdr[5] != 1 && ehdr[5] != 2))
+		return corrupt(r, "unknown ELF class or byte order");
+	e.is64 = ehdr[4] == 2;
+	e.big_endian = ehdr[5] == 2;
+	if (e.is64 && !read_at(r, ehdr, 64, 0))
+		return corrupt(r, "truncated ELF header");
+	type = (unsigned)get(&e, ehdr + 16, 2);
+	obj->ir = obj->fat = false;
+	obj->lto_major = 0;
+	if (type != ET_REL)
+		return 1;	/* executables and shared libraries never carry IR */
+	shoff = get(&e, ehdr + (e.is64 ? 40 : 32), e.is64 ? 8 : 4);
+	shentsize = (unsigned)get(&e, ehdr + (e.is64 ? 58 : 46), 2);
+	shnum = (unsigned)get(&e, ehdr + (e.is64 ? 60 : 48), 2);
+	shstrndx = (unsigned)get(&e, ehdr + (e.is64 ? 62 : 50), 2);
+	if (shoff == 0)
+		return 1;
+	if (shentsize != (e.is64 ? 64u : 40u))
+		return corrupt(r, "bad section header size");
+	if (shnum == 0 || shstrndx == SHN_XINDEX) {
+		unsigned char first[64];
+
+		if (!read_at(r, first, shentsize, (off_t)shoff))
+			return corrupt(r, "truncated: section headers beyond end of file");
+		get_shdr(&e, first, &sh);
+		if (shnum == 0)
+			shnum = (unsigned)sh.size;
+		if (shstrndx == SHN_XINDEX)
+			shstrndx = sh.link;
+	}
+	if (shstrndx >= shnum)
+		return corrupt(r, "bad section name table index");
+	shdrs = xmalloc((size_t)shnum * shentsize);
+	if (!read_at(r, shdrs, (size_t)shnum * shentsize, (off_t)shoff)) {
+		rc = corrupt(r, "truncated: section headers beyond end of file");
+		goto out;
+	}
+	get_shdr(&e, shdrs + (size_t)shstrndx * shentsize, &strtab);
+	names = xmalloc(strtab.size + 1);
+	if (!read_at(r, names, strtab.size, (off_t)strtab.offset)) {
+		rc = corrupt(r, "truncated: section names beyond end of file");
+		goto out;
+	}
+	names[strtab.size] = '\0';
+	for (unsigned i = 1; i < shnum; i++) {
+		const char *name;
+
+		get_shdr(&e, shdrs + (size_t)i * shentsize, &sh);
+		if (sh.name >= strtab.size) {
+			rc = corrupt(r, "section name outside the name table");
+			goto out;
+		}
+		name = names + sh.name;
+		if (starts_with(name, LTO_SYMTAB_PREFIX))
+			obj->ir = true;
+		else if (starts_with(name, LTO_HEADER_PREFIX) && !obj->lto_major)
+			obj->lto_major = lto_major_at(r, &sh);
+		else if (starts_with(name, ".text") && sh.size > 0)
+			has_text = true;
+	}
+	obj->fat = obj->ir && has_text;
+	if (!obj->ir)
+		obj->lto_major = 0;
+out:
+	free(names);
+	free(shdrs);
+	return rc;
+}
+
+/* ---- archives ---- */
+
+struct archive_ctx {
+	scan_visit_fn visit;
+	void *data;
+	int depth;
+};
+
+static int scan_path(const char *path, struct archive_ctx *ctx,
+		     struct scan_file_info *info);
+
+static bool parse_decimal(const char *field, size_t width, off_t *out)
+{
+	off_t v = 0;
+	size_t i = 0;
+
+	while (i < width && field[i] == ' ')
+		i++;
+	if (i == width || field[i] < '0' || field[i] > '9')
+		return false;
+	for (; i < width && field[i] >= '0' && field[i] <= '9'; i++) {
+		if (v > (off_t)1 << 50)
+			return false;
+		v = v * 10 + (field[i] - '0');
+	}
+	for (; i < width; i++)
+		if (field[i] != ' ')
+			return false;
+	*out = v;
+	return true;
+}
+
+/* A member's name from its header, following "/N" into the long-name table. */
+static char *member_name(const char *hdr, const char *longnames,
+			 off_t longnames_size)
+{
+	size_t len;
+
+	if (hdr[0] == '/' && hdr[1] >= '0' && hdr[1] <= '9') {
+		off_t off;
+		const char *start, *end;
+
+		if (!longnames || !parse_decimal(hdr + 1, 15, &off) ||
+		    off >= longnames_size)
+			return NULL;
+		start = longnames + off;
+		end = memchr(start, '\n', (size_t)(longnames_size - off));
+		if (!end)
+			return NULL;
+		len = (size_t)(end - start);
+		if (len && start[len - 1] == '/')
+			len--;
+		return xstrndup(start, len);
+	}
+	for (len = 0; len < 16 && hdr[len] != '/' && hdr[len] != ' '; len++)
+		;
+	return xstrndup(hdr, len);
+}
+
+/* Does the armap at OFF (SIZE bytes) name LTO_LD_THIN_MARKER? */
+static bool armap_has_marker(const struct region *r, off_t off, off_t size)
+{
+	static const char marker[] = LTO_LD_THIN_MARKER;
+	char *map;
+	bool found = false;
+
+	if (size <= 0 || size > (64 << 20))
+		return false;
+	map = xmalloc((size_t)size + 1);
+	if (read_at(r, map, (size_t)size, off)) {
+		map[size] = '\0';
+		for (off_t i = 0; i + (off_t)sizeof(marker) <= size + 1; i++)
+			if (map[i] == marker[0] &&
+			    !memcmp(map + i, marker, sizeof(marker))) {
+				found = true;
+				break;
+			}
+	}
+	free(map);
+	return found;
+}
+
+static int scan_archive(const struct region *r, bool thin,
+			struct archive_ctx *ctx, struct scan_file_info *info)
+{
+	char *longnames = NULL, *dir = dir_name(r->path);
+	off_t longnames_size = 0, off = 8;
+	int rc = 0;
+
+	while (rc == 0 && off < r->size) {
+		char hdr[AR_HDR_SIZE + 1];
+		off_t size, data;
+		char *name;
+
+		if (!read_at(r, hdr, AR_HDR_SIZE, off)) {
+			rc = corrupt(r, "truncated archive member header");
+			break;
+		}
+		hdr[AR_HDR_SIZE] = '\0';
+		if (memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size)) {
+			error("%s: corrupt archive member header at offset %lld",
+			      r->path, (long long)off);
+			rc = -1;
+			break;
+		}
+		data = off + AR_HDR_SIZE;
+		if (!memcmp(hdr, "/               ", 16) ||
+		    !memcmp(hdr, "/SYM64/         ", 16)) {
+			if (info && thin)
+				info->lto_ld_thin = armap_has_marker(r, data, size);
+		} else if (!memcmp(hdr, "//              ", 16)) {
+			if (size > (64 << 20)) {
+				rc = corrupt(r, "long-name table too large");
+				break;
+			}
+			free(longnames);
+			longnames = xmalloc((size_t)size + 1);
+			longnames_size = size;
+			if (!read_at(r, longnames, (size_t)size, data)) {
+				rc = corrupt(r, "truncated archive long-name table");
+				break;
+			}
+		} else {
+			name = member_name(hdr, longnames, longnames_size);
+			if (!name) {
+				error("%s: corrupt archive member name at offset %lld",
+				      r->path, (long long)off);
+				rc = -1;
+				break;
+			}
+			if (thin) {
+				char *member_path = path_join(dir, name);
+
+				ctx->depth++;
+				if (ctx->depth > SCAN_MAX_NESTING)
+					rc = corrupt(r, "thin archives nested too deeply");
+				else
+					rc = scan_path(member_path, ctx, NULL);
+				ctx->depth--;
+				free(member_path);
+				free(name);
+				off = data;	/* thin members have no data here */
+				continue;
+			} else {
+				struct region m = { r->fd, r->base + data, size,
+						    r->path, name };
+				struct scan_object obj = { r->path, name, false,
+							   false, false, 0 };
+				int elf;
+
+				if (size > r->size - data) {
+					rc = corrupt(&m, "truncated: member extends beyond end of archive");
+				} else {
+					elf = scan_elf(&m, &obj);
+					if (elf < 0)
+						rc = -1;
+					else if (elf > 0)
+						rc = ctx->visit(&obj, ctx->data);
+				}
+			}
+			free(name);
+		}
+		off = data + size + ((data + size) & 1);
+	}
+	free(longnames);
+	free(dir);
+	return rc;
+}
+
+static int open_region(const char *path, struct region *r)
+{
+	struct stat st;
+
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
+		error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(r->fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		error("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory"
+							 : strerror(errno));
+		close(r->fd);
+		return -1;
+	}
+	r->base = 0;
+	r->size = st.st_size;
+	r->path = path;
+	r->member = NULL;
+	return 0;
+}
+
+static enum file_kind kind_of(const struct region *r)
+{
+	char magic[8];
+
+	if (!read_at(r, magic, sizeof(magic), 0))
+		return read_at(r, magic, 4, 0) && !memcmp(magic, "\177ELF", 4)
+			       ? FILE_ELF : FILE_OTHER;
+	if (!memcmp(magic, AR_MAGIC, 8))
+		return FILE_ARCHIVE;
+	if (!memcmp(magic, THIN_MAGIC, 8))
+		return FILE_THIN_ARCHIVE;
+	if (!memcmp(magic, "\177ELF", 4))
+		return FILE_ELF;
+	return FILE_OTHER;
+}
+
+static int scan_path(const char *path, struct archive_ctx *ctx,
+		     struct scan_file_info *info)
+{
+	struct region r;
+	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0 };
+	enum file_kind kind;
+	int rc = 0;
+
+	if (open_region(path, &r) != 0)
+		return -1;
+	kind = kind_of(&r);
+	if (info)
+		info->kind = kind;
+	switch (kind) {
+	case FILE_ELF:
+		rc = scan_elf(&r, &obj);
+		rc = rc < 0 ? -1 : ctx->visit(&obj, ctx->data);
+		break;
+	case FILE_ARCHIVE:
+	case FILE_THIN_ARCHIVE:
+		rc = scan_archive(&r, kind == FILE_THIN_ARCHIVE, ctx, info);
+		break;
+	case FILE_OTHER:
+		break;
+	}
+	close(r.fd);
+	return rc;
+}
+
+int scan_file(const char *path, scan_visit_fn visit, void *data,
+	      struct scan_file_info *info)
+{
+	struct archive_ctx ctx = { visit, data, 0 };
+
+	if (info)
+		memset(info, 0, sizeof(*info));
+	return scan_path(path, &ctx, info);
+}
+
+int scan_file_kind(const char *path, struct scan_file_info *info)
+{
+	struct region r;
+	char hdr[AR_HDR_SIZE];
+	off_t size;
+
+	memset(info, 0, sizeof(*info));
+	if (open_region(path, &r) != 0)
+		return -1;
+	info->kind = kind_of(&r);
+	if (info->kind == FILE_THIN_ARCHIVE && read_at(&r, hdr, AR_HDR_SIZE, 8) &&
+	    !memcmp(hdr, "/               ", 16) &&
+	    parse_decimal(hdr + 48, 10, &size))
+		info->lto_ld_thin = armap_has_marker(&r, 8 + AR_HDR_SIZE, size);
+	close(r.fd);
+	return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * Finding GCC IR without loading whole files: ELF headers, section headers
+ * and section names of objects; member headers of archives; members of
+ * thin archives (paths relative to the archive), nested archives included.
+ */
+#ifndef LTO_LD_SCAN_H
+#define LTO_LD_SCAN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Armap symbol that marks a thin archive written by lto-ld's `ld -r`. */
+#define LTO_LD_THIN_MARKER "__lto_ld_thin_archive"
+
+#define SCAN_MAX_NESTING 16
+
+enum file_kind {
+	FILE_OTHER,	/* linker script, shared-library script, data... */
+	FILE_ELF,
+	FILE_ARCHIVE,
+	FILE_THIN_ARCHIVE,
+};
+
+/* One object found by the scanner. */
+struct scan_object {
+	const char *path;	/* the object's own file, or its archive's */
+	const char *member;	/* member name inside an archive, or NULL */
+	bool in_thin_archive;	/* PATH is a real file named by a thin archive */
+	bool ir;		/* holds .gnu.lto_.symtab sections (slim or fat) */
+	bool fat;		/* IR plus native code */
+	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
+};
+
+/* Called for each object; a non-zero return stops the scan and is returned. */
+typedef int (*scan_visit_fn)(const struct scan_object *obj, void *data);
+
+struct scan_file_info {
+	enum file_kind kind;
+	bool lto_ld_thin;	/* thin archive carrying LTO_LD_THIN_MARKER */
+};
+
+/*
+ * Scan PATH: an object is visited once; archive members one by one, thin
+ * archive members through their own files.  Returns 0, a visitor's
+ * non-zero value, or -1 after printing an error naming the file and the
+ * reason (missing, truncated, corrupt).  INFO may be NULL.
+ */
+int scan_file(const char *path, scan_visit_fn visit, void *data,
+	      struct scan_file_info *info);
+
+/* Only the kind of PATH and the marker, from its first bytes. */
+int scan_file_kind(const char *path, struct scan_file_info *info);
+
+#endif

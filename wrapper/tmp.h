@@ -1,0 +1,27 @@
+/*
+ * Temporary files: one private directory per run, plus the temporary name
+ * the output is written to before it is renamed into place.  Everything is
+ * removed on success, failure and on SIGINT/SIGTERM/SIGHUP, unless the user
+ * asked to keep it (-save-temps, LTO_LD_SAVE_TEMPS=1).
+ */
+#ifndef LTO_LD_TMP_H
+#define LTO_LD_TMP_H
+
+#include <stdbool.h>
+
+/* Keep the private directory (its path is printed when the run ends). */
+void tmp_keep(bool keep);
+/* The private directory, created on first use; NULL (message printed) on failure. */
+const char *tmp_dir(void);
+/* A new path inside the private directory; the file is removed at cleanup. */
+char *tmp_file(const char *name);
+/* A temporary name next to OUTPUT, removed at cleanup unless committed. */
+char *tmp_output_name(const char *output);
+/* Rename the temporary output onto OUTPUT; returns 0 or an error. */
+int tmp_output_commit(const char *output);
+/* Remove what the run created (safe to call more than once). */
+void tmp_cleanup(void);
+/* Same, using only async-signal-safe calls (for signal handlers). */
+void tmp_cleanup_from_signal(void);
+
+#endif

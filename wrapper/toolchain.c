@@ -1,0 +1,232 @@
+#include "toolchain.h"
+#include "run.h"
+#include "strvec.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const struct {
+	const char *suffix;	/* program name ending that selects the tool */
+	const char *real;	/* the binutils program it stands for */
+	enum tool tool;
+} tool_names[] = {
+	{ "lto-ld", "ld", TOOL_LD },
+	{ "lto-ar", "ar", TOOL_AR },
+	{ "lto-nm", "nm", TOOL_NM },
+	{ "lto-ranlib", "ranlib", TOOL_RANLIB },
+};
+
+/* Is PATH this very program (same inode), reached through any name? */
+static bool is_self(const char *path)
+{
+	struct stat self, other;
+
+	if (stat("/proc/self/exe", &self) != 0 || stat(path, &other) != 0)
+		return false;
+	return self.st_dev == other.st_dev && self.st_ino == other.st_ino;
+}
+
+char *find_program(const char *name)
+{
+	const char *path_env = getenv("PATH");
+	char *copy, *dir, *save = NULL, *found = NULL;
+
+	if (strchr(name, '/')) {
+		if (!is_executable(name) || is_self(name))
+			return NULL;
+		return xstrdup(name);
+	}
+	copy = xstrdup(path_env && *path_env ? path_env : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char *candidate = path_join(*dir ? dir : ".", name);
+
+		if (is_executable(candidate) && !is_self(candidate))
+			found = candidate;
+		else
+			free(candidate);
+	}
+	free(copy);
+	return found;
+}
+
+/* "arm-linux-gnueabihf-gcc-12" -> "arm-linux-gnueabihf-"; "gcc" -> "". */
+static char *prefix_of_compiler(const char *cc)
+{
+	const char *base = base_name(cc);
+	const char *drivers[] = { "-gcc", "-g++", "-c++", "-cc" };
+
+	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+		const char *hit = strstr(base, drivers[i]);
+
+		if (hit)
+			return xstrndup(base, (size_t)(hit - base) + 1);
+	}
+	return xstrdup("");
+}
+
+int toolchain_init(struct toolchain *tc, const char *argv0)
+{
+	const char *base = base_name(argv0);
+	const char *collect_gcc = getenv("COLLECT_GCC");
+	const char *env_ld = getenv("LTO_LD_REAL_LD");
+	const char *env_cc = getenv("LTO_LD_CC");
+	const char *real = "ld";
+	char *real_name;
+
+	memset(tc, 0, sizeof(*tc));
+	tc->tool = TOOL_LD;
+	tc->prefix = NULL;
+	for (size_t i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++) {
+		if (!ends_with(base, tool_names[i].suffix))
+			continue;
+		tc->tool = tool_names[i].tool;
+		real = tool_names[i].real;
+		tc->prefix = xstrndup(base, strlen(base) -
+					    strlen(tool_names[i].suffix));
+		break;
+	}
+	if (!tc->prefix) {
+		/* Called as "ld" from a gcc -B directory: follow the driver. */
+		tc->prefix = collect_gcc ? prefix_of_compiler(collect_gcc)
+					 : xstrdup("");
+	}
+	if (env_cc && *env_cc)
+		tc->cc = xstrdup(env_cc);
+	else if (collect_gcc && *collect_gcc)
+		tc->cc = xstrdup(collect_gcc);
+	else
+		tc->cc = xasprintf("%sgcc", tc->prefix);
+
+	if (tc->tool == TOOL_LD && env_ld && *env_ld)
+		real_name = xstrdup(env_ld);
+	else
+		real_name = xasprintf("%s%s", tc->prefix, real);
+	tc->real_tool = find_program(real_name);
+	if (!tc->real_tool) {
+		error("cannot find the real %s '%s'%s", real, real_name,
+		      tc->tool == TOOL_LD ? " (set LTO_LD_REAL_LD)" : "");
+		free(real_name);
+		return 1;
+	}
+	free(real_name);
+	return 0;
+}
+
+/* First line of `CC ARG`, or NULL. */
+static char *ask_compiler(const char *cc, const char *arg)
+{
+	char *argv[] = { (char *)cc, (char *)arg, NULL };
+	char *out = NULL;
+	size_t len;
+
+	if (run_capture(argv, &out) != 0) {
+		free(out);
+		return NULL;
+	}
+	len = strcspn(out, "\n");
+	out[len] = '\0';
+	if (len == 0) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+int toolchain_find_lto(struct toolchain *tc)
+{
+	char *cc_path = find_program(tc->cc);
+	char *dir;
+	const char *env_plugin = getenv("LTO_LD_PLUGIN");
+
+	if (tc->lto_wrapper)
+		return 0;
+	if (!cc_path)
+		return error("GCC IR found but the compiler '%s' was not found "
+			     "(set LTO_LD_CC)", tc->cc);
+	free(tc->cc);
+	tc->cc = cc_path;
+	tc->lto_wrapper = ask_compiler(tc->cc, "-print-prog-name=lto-wrapper");
+	if (!tc->lto_wrapper || !is_executable(tc->lto_wrapper))
+		return error("%s: lto-wrapper not found (%s -print-prog-name="
+			     "lto-wrapper gave '%s')", tc->cc, tc->cc,
+			     tc->lto_wrapper ? tc->lto_wrapper : "");
+	dir = dir_name(tc->lto_wrapper);
+	tc->gcc_plugin = path_join(dir, "liblto_plugin.so");
+	free(dir);
+	if (!is_regular_file(tc->gcc_plugin)) {
+		free(tc->gcc_plugin);
+		tc->gcc_plugin = ask_compiler(tc->cc,
+					      "-print-file-name=liblto_plugin.so");
+		if (!tc->gcc_plugin || !strchr(tc->gcc_plugin, '/') ||
+		    !is_regular_file(tc->gcc_plugin))
+			return error("%s: GCC LTO plugin liblto_plugin.so not "
+				     "found (install the gcc package that "
+				     "provides it)", tc->cc);
+	}
+	tc->plugin = xstrdup(env_plugin && *env_plugin ? env_plugin
+						       : tc->gcc_plugin);
+	if (!is_regular_file(tc->plugin))
+		return error("%s: LTO plugin not found (LTO_LD_PLUGIN)",
+			     tc->plugin);
+	return 0;
+}
+
+int toolchain_gcc_major(struct toolchain *tc)
+{
+	char *version;
+
+	if (!tc->gcc_major) {
+		version = ask_compiler(tc->cc, "-dumpversion");
+		tc->gcc_major = version ? atoi(version) : -1;
+		free(version);
+	}
+	return tc->gcc_major;
+}
+
+char **toolchain_default_libdirs(const struct toolchain *tc,
+				 const char *emulation)
+{
+	struct strvec argv = STRVEC_INIT, dirs = STRVEC_INIT;
+	char *out = NULL, *p;
+
+	strvec_push(&argv, tc->real_tool);
+	if (emulation) {
+		strvec_push(&argv, "-m");
+		strvec_push(&argv, emulation);
+	}
+	strvec_push(&argv, "--verbose");
+	if (run_capture(argv.v, &out) == 0) {
+		/* SEARCH_DIR("=/usr/lib"); SEARCH_DIR("/lib"); ... */
+		for (p = out; (p = strstr(p, "SEARCH_DIR(\"")); ) {
+			char *end;
+
+			p += strlen("SEARCH_DIR(\"");
+			end = strchr(p, '"');
+			if (!end)
+				break;
+			strvec_push_nodup(&dirs, xstrndup(p, (size_t)(end - p)));
+			p = end;
+		}
+	}
+	free(out);
+	strvec_clear(&argv);
+	if (!dirs.v)
+		strvec_push(&dirs, "/usr/lib");
+	return dirs.v;
+}
+
+void toolchain_free(struct toolchain *tc)
+{
+	free(tc->prefix);
+	free(tc->real_tool);
+	free(tc->cc);
+	free(tc->lto_wrapper);
+	free(tc->gcc_plugin);
+	free(tc->plugin);
+	memset(tc, 0, sizeof(*tc));
+}

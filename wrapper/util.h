@@ -1,0 +1,38 @@
+/* Small helpers shared by every part of lto-ld: messages, memory, paths. */
+#ifndef LTO_LD_UTIL_H
+#define LTO_LD_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Name used in messages ("lto-ld", "arm-linux-gnueabihf-lto-ld", ...). */
+extern const char *progname;
+
+/* Print "progname: error: ..." and return 1, so callers can `return error(...)`. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print the error, run the cleanup hooks and exit(1). */
+_Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Verbose trace (LTO_LD_VERBOSE=1). */
+extern bool verbose;
+void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+/* Directory part of PATH ("." when it has none); newly allocated. */
+char *dir_name(const char *path);
+/* Last component of PATH; points into PATH. */
+const char *base_name(const char *path);
+/* DIR/NAME, or NAME itself when it is absolute or DIR is "." */
+char *path_join(const char *dir, const char *name);
+bool is_regular_file(const char *path);
+bool is_executable(const char *path);
+
+#endif
