@@ -716,8 +716,10 @@ int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd)
 	if (!rc)
 		rc = strip_own_options(cmd, &all);
 	strvec_clear(&all);
-	if (rc)
+	if (rc) {
+		ld_cmdline_free(cmd);
 		return rc;
+	}
 	cmd->roles = xcalloc(cmd->args.n + 1, sizeof(*cmd->roles));
 	cmd->output = "a.out";
 

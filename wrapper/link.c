@@ -376,6 +376,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	}
 
 	options = collect_gcc_options(cmd, jobs_flag);
+	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
 	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
 	/* lto-wrapper's and LTRANS's temporary files go to our directory. */

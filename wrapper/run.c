@@ -21,8 +21,12 @@ static void on_signal(int sig)
 {
 	caught_signal = sig;
 	if (child_pid > 0) {
-		/* The child dies first; run_wait() cleans up after it. */
-		kill(child_pid, sig);
+		/*
+		 * The child and what it started (lto-wrapper, make, lto1) form
+		 * their own process group: they die first, then
+		 * spawn_and_wait() cleans up after them.
+		 */
+		kill(-child_pid, sig);
 		return;
 	}
 	tmp_cleanup_from_signal();
@@ -38,8 +42,14 @@ void run_install_signal_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* A signal ignored by our parent (nohup, background jobs) stays ignored. */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
 		sigaction(sigs[i], &sa, NULL);
+	}
 }
 
 /* After a child ended because we were signalled: clean up, then die the same way. */
@@ -93,6 +103,7 @@ static char *read_all(int fd)
 static int spawn_and_wait(char *const *argv, char *const *envp, char **out)
 {
 	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
 	int fds[2] = { -1, -1 };
 	pid_t pid;
 	int rc, status;
@@ -108,10 +119,15 @@ static int spawn_and_wait(char *const *argv, char *const *envp, char **out)
 		posix_spawn_file_actions_addclose(&actions, fds[0]);
 		posix_spawn_file_actions_addclose(&actions, fds[1]);
 	}
+	/* A process group of its own, so a signal reaches all it starts. */
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
 	run_trace(argv);
-	rc = posix_spawn(&pid, argv[0], &actions, NULL, argv,
+	rc = posix_spawn(&pid, argv[0], &actions, &attr, argv,
 			 envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&actions);
+	posix_spawnattr_destroy(&attr);
 	if (out)
 		close(fds[1]);
 	if (rc != 0) {

@@ -343,9 +343,13 @@ static int scan_archive(const struct region *r, bool thin,
 				char *member_path = path_join(dir, name);
 
 				ctx->depth++;
-				if (ctx->depth > SCAN_MAX_NESTING)
+				if (ctx->depth > SCAN_MAX_NESTING) {
 					rc = corrupt(r, "thin archives nested too deeply");
-				else
+				} else if (access(member_path, F_OK) != 0) {
+					error("%s: member %s is missing (%s)",
+					      r->path, member_path, strerror(errno));
+					rc = -1;
+				} else
 					rc = scan_path(member_path, ctx, NULL);
 				ctx->depth--;
 				free(member_path);
