@@ -1,0 +1,27 @@
+#!/bin/sh
+# All tests, from a fresh checkout: set-up, build, `make check` (unit and
+# toolchain tests), then the same suite built with AddressSanitizer and
+# UBSan.  Ends with one line: "N passed, N failed".
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+jobs=$(nproc)
+
+"$top/scripts/setup.sh" || exit 1
+rc=0
+for variant in default asan; do
+	dir=$top/_build/$variant
+	opts=
+	[ $variant = asan ] && opts=--enable-sanitizers
+	echo "== $variant build =="
+	"$top/scripts/setup.sh" "$dir" $opts || exit 1
+	make -C "$dir" -s -j"$jobs" || exit 1
+	make -C "$dir" -j"$jobs" check || rc=1
+	[ -f "$dir/test-suite.log" ] || rc=1
+done
+
+# count_results: the harness' totals of both builds
+awk '/^# (PASS|XPASS|SKIP):/ { p += $3 } /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
+     END { printf "%d passed, %d failed\n", p, f }' \
+	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log 2>/dev/null
+exit $rc

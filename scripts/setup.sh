@@ -1,0 +1,39 @@
+#!/bin/sh
+# Install what lto-ld needs to build and test on Debian 12, then configure
+# a build folder.  Safe to run again: only missing packages are installed.
+# Usage: scripts/setup.sh [BUILD-DIR [configure options...]]
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# Packages: the build, the host and ARM toolchains the tests link with,
+# qemu-arm to run ARM programs, gcc-11 for the foreign-IR test, procps
+# for the signal test.
+packages="build-essential autoconf automake binutils binutils-dev
+	gcc-12-plugin-dev gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf
+	libc6-dev-armhf-cross qemu-user gcc-11 procps"
+
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -q
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing
+fi
+
+# configure_build DIR [OPTIONS...]: an out-of-tree build folder
+configure_build() {
+	dir=$1; shift
+	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
+	mkdir -p "$dir"
+	(cd "$dir" && "$top/configure" -q "$@")
+}
+
+if [ $# -gt 0 ]; then
+	configure_build "$@"
+fi

@@ -1,0 +1,56 @@
+# Shared helpers for the toolchain tests: TAP output, a private work
+# directory, and the lto-ld names a test needs.  Tests use the real gcc,
+# ld, ar and QEMU; nothing here fakes a tool.
+
+set -u
+: "${LTO_LD:?LTO_LD must point at the built lto-ld}"
+: "${TOP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+
+tap_n=0
+tap_failed=0
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/lto-ld-test.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 99
+
+# Names a tester would install: lto-ld, lto-ar... and the ARM prefixed ones.
+mkdir -p bin
+for n in lto-ld lto-ar lto-nm lto-ranlib; do
+	ln -s "$LTO_LD" "bin/$n"
+	ln -s "$LTO_LD" "bin/arm-linux-gnueabihf-$n"
+done
+BIN=$WORK/bin
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - # SKIP $*"; }
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+	desc=$1; shift
+	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc"; diag "$out"; fi
+}
+
+# check_fails DESCRIPTION PATTERN COMMAND...: the command must fail and
+# say something matching PATTERN (grep -E) on stderr/stdout.
+check_fails() {
+	desc=$1; pattern=$2; shift 2
+	if out=$("$@" 2>&1); then
+		not_ok "$desc (command succeeded)"; diag "$out"
+	elif printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
+		ok "$desc"
+	else
+		not_ok "$desc (message did not match /$pattern/)"; diag "$out"
+	fi
+}
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+
+# The seed article's example: foo.c, bar.c, main.c in files of their own.
+write_seed_sources() {
+	printf 'int foo(void) { return 1; }\n' > foo.c
+	printf 'int foo(void);\nint bar(void) { return foo() + 2; }\n' > bar.c
+	printf 'int foo(void);\nint main(void) { return foo() + 4; }\n' > main.c
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# Bad input and failure: each case must give an error naming the file and
+# the reason, a non-zero exit, no output file and no temporary left behind.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+write_seed_sources
+ld=$BIN/lto-ld
+for f in foo bar main; do gcc -O2 -flto -c "$f.c" -o "$f.o"; done
+mkdir tmp
+export TMPDIR="$WORK/tmp"
+
+# bad DESCRIPTION PATTERN LD-ARGS...: lto-ld -o out ARGS must fail cleanly
+bad() {
+	desc=$1 pattern=$2; shift 2
+	rm -f out
+	check_fails "$desc" "$pattern" "$ld" -e main -o out "$@"
+	leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
+	[ -z "$leftovers" ] && ok "...no output or temporary file left" ||
+		not_ok "...no output or temporary file left: $leftovers"
+}
+
+head -c 600 foo.o > cut.o
+bad "truncated IR object" "cut.o: truncated" cut.o bar.o main.o
+head -c 30 foo.o > "cut header.o"
+bad "object cut in its ELF header (path with a space)" "cut header.o: truncated ELF header" "cut header.o" main.o
+
+gcc-ar rcs libseed.a foo.o bar.o
+cp libseed.a corrupt.a
+printf 'XX' | dd of=corrupt.a bs=1 seek=66 conv=notrunc 2>/dev/null
+bad "corrupt archive member header" "corrupt.a: corrupt archive member header" main.o corrupt.a
+head -c $(($(wc -c < libseed.a) - 200)) libseed.a > short.a
+bad "truncated archive" "short.a\(bar.o\): truncated" main.o short.a
+
+mkdir gone && cp foo.o gone/foo.o
+ar rcT thin.a gone/foo.o bar.o
+rm gone/foo.o
+bad "thin archive whose member is missing" "thin.a: member gone/foo.o is missing" main.o thin.a
+
+echo "@loop.rsp" > loop.rsp
+bad "recursive @file" "loop.rsp: response file nesting deeper than" @loop.rsp
+
+LTO_LD_CC=/nonexistent/gcc bad "missing gcc" "compiler '/nonexistent/gcc' was not found" foo.o bar.o main.o
+unset LTO_LD_CC
+LTO_LD_PLUGIN=/nonexistent/liblto_plugin.so bad "missing LTO plugin" "/nonexistent/liblto_plugin.so: LTO plugin not found" foo.o bar.o main.o
+unset LTO_LD_PLUGIN
+
+if have gcc-11; then
+	gcc-11 -O2 -flto -c foo.c -o old.o
+	bad "IR written by another GCC major version" "old.o: GCC IR written by GCC 11, but .* is GCC 12" old.o bar.o main.o
+else
+	skip "gcc-11 not installed"
+fi
+
+check_fails "output in a directory that does not exist" "cannot write nodir/out" \
+	"$ld" -e main -o nodir/out foo.o bar.o main.o
+check_fails "output where nothing can be written" "cannot write|cannot open|Permission|No such" \
+	"$ld" -e main -o /proc/lto-ld-out foo.o bar.o main.o
+
+printf 'int missing(void);\nint main(void) { return missing(); }\n' > undef.c
+gcc -O2 -flto -c undef.c
+bad "a link that fails in ld (undefined symbol)" "undefined reference to .missing" undef.o
+
+# Interrupted LTO: a big IR link, signalled while lto-wrapper runs.
+i=0
+{
+	while [ $i -lt 1500 ]; do
+		printf 'int f%d(int x) { int s = 0; for (int k = 0; k < x; k++) s += k * %d ^ (s >> 3); return s; }\n' $i $i
+		i=$((i + 1))
+	done
+	printf 'int main(int c, char **v) { int s = 0;\n'
+	i=0
+	while [ $i -lt 1500 ]; do printf 's += f%d(c);\n' $i; i=$((i + 1)); done
+	printf 'return s; }\n'
+} > big.c
+gcc -O2 -flto -c big.c -o big.o
+for sig in TERM INT; do
+	rm -rf tmp/* out
+	# background jobs of a script start with SIGINT ignored: undo that
+	LTO_LD_JOBS=1 env --default-signal=INT "$ld" -e main -o out big.o & pid=$!
+	# wait until lto-wrapper is running, then signal lto-ld
+	n=0
+	while [ $n -lt 100 ] && ! pgrep -f lto1 >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	kill -s $sig $pid
+	wait $pid; rc=$?
+	sleep 1
+	# zombies waiting for init do not count
+	ps -eo stat=,args= | grep -v '^Z' | grep -q '[l]to1' &&
+		not_ok "SIG$sig: lto1 still running after lto-ld died"
+	leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
+	if [ $rc -ne 0 ] && [ -z "$leftovers" ]; then ok "SIG$sig during LTO: exit $rc, nothing left behind"
+	else not_ok "SIG$sig during LTO: exit $rc, left: $leftovers"; fi
+done
+done_testing

@@ -1,0 +1,49 @@
+#!/bin/sh
+# lto-ar, lto-nm, lto-ranlib: the real tools with GCC's LTO plugin, so IR
+# symbols show up in archive indexes and listings, for cross binutils too;
+# and binutils on a thin `ld -r` output.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+write_seed_sources
+
+# tools PREFIX NAME
+tools() {
+	prefix=$1 name=$2
+	mkdir "$name" && cd "$name" || return
+	for f in foo bar main; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
+
+	check "$name: lto-ar rcs" "$BIN/${prefix}lto-ar" rcs lib.a foo.o bar.o
+	"${prefix}nm" -s lib.a 2>/dev/null | grep -q '^foo in foo.o' &&
+		ok "$name: lto-ar's index lists IR symbols" || not_ok "$name: lto-ar's index lists IR symbols"
+	"$BIN/${prefix}lto-nm" foo.o | grep -q ' T foo$' &&
+		ok "$name: lto-nm lists IR symbols" || not_ok "$name: lto-nm lists IR symbols"
+	"${prefix}ar" rcS noindex.a foo.o bar.o
+	check "$name: lto-ranlib" "$BIN/${prefix}lto-ranlib" noindex.a
+	"${prefix}nm" -s noindex.a 2>/dev/null | grep -q '^bar in bar.o' &&
+		ok "$name: lto-ranlib's index lists IR symbols" || not_ok "$name: lto-ranlib's index lists IR symbols"
+
+	"$BIN/${prefix}lto-ld" -r --lto-partial=thin -o thin.o foo.o bar.o
+	check "$name: ar t on a thin ld -r output" "${prefix}ar" t thin.o
+	"$BIN/${prefix}lto-nm" thin.o | grep -q ' T bar$' &&
+		ok "$name: lto-nm on a thin ld -r output" || not_ok "$name: lto-nm on a thin ld -r output"
+	check "$name: size on a thin ld -r output" "${prefix}size" thin.o
+	check "$name: objdump -d on a thin ld -r output" "${prefix}objdump" -d thin.o
+	cd ..
+}
+
+tools "" host
+if have arm-linux-gnueabihf-gcc; then
+	tools arm-linux-gnueabihf- arm
+	# the control: ARM binutils without lto-ld's help
+	cd arm
+	arm-linux-gnueabihf-ar rcs plain.a foo.o bar.o 2>/dev/null
+	if arm-linux-gnueabihf-nm -s plain.a 2>/dev/null | grep -q '^foo in'; then
+		diag "note: this arm-linux-gnueabihf-ar indexes IR by itself"
+	else
+		ok "control: plain arm-linux-gnueabihf-ar leaves IR symbols out of the index"
+	fi
+	cd ..
+else
+	skip "arm-linux-gnueabihf-gcc not installed"
+fi
+done_testing

@@ -1,0 +1,53 @@
+#!/bin/sh
+# make install: lto-ld and friends, target-prefixed names, and the gcc -B
+# directory; then the seed example with a thin `ld -r` output, finally
+# linked by `gcc -flto -B<libexecdir>/lto-ld/`, run for the host and ARM.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+: "${TOP_BUILDDIR:?}"
+inst=$WORK/inst
+if ! out=$(make -C "$TOP_BUILDDIR" install prefix="$inst" 2>&1); then
+	not_ok "make install"; diag "$out"; done_testing; exit 1
+fi
+ok "make install prefix=..."
+for n in lto-ld lto-ar lto-nm lto-ranlib; do
+	[ -x "$inst/bin/$n" ] && ok "installed bin/$n" || not_ok "installed bin/$n"
+done
+gccdir=$inst/libexec/lto-ld
+[ -x "$gccdir/ld" ] && "$gccdir/ld" --version | tail -n 1 | grep -q '^lto-ld' &&
+	ok "libexec/lto-ld/ld is lto-ld" || not_ok "libexec/lto-ld/ld is lto-ld"
+targets=$(sed -n 's/^LTO_LD_TARGETS = *//p' "$TOP_BUILDDIR/Makefile")
+for t in $targets; do
+	[ -x "$inst/bin/$t-lto-ld" ] && ok "installed bin/$t-lto-ld" || not_ok "installed bin/$t-lto-ld"
+done
+
+write_seed_sources
+# seed PREFIX NAME RUNNER...
+seed() {
+	prefix=$1 name=$2; shift 2
+	mkdir "$name" && cd "$name" || return
+	for f in foo bar main; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
+	check "$name: thin ld -r with the installed ${prefix}lto-ld" \
+		"$inst/bin/${prefix}lto-ld" -r --lto-partial=thin -o foobar.o foo.o bar.o
+	check "$name: ${prefix}gcc -flto -B$gccdir/ final link" \
+		"${prefix}gcc" -O2 -flto -B"$gccdir/" -o prog main.o foobar.o
+	"$@" ./prog; rc=$?
+	[ $rc -eq 5 ] && ok "$name: the program returns 5" || not_ok "$name: the program returns 5 (got $rc)"
+	[ "$("${prefix}nm" prog | grep -Ec ' (foo|bar)$')" -eq 0 ] &&
+		ok "$name: foo and bar were optimized away" || not_ok "$name: foo and bar were optimized away"
+	cd ..
+}
+seed "" host
+if have arm-linux-gnueabihf-gcc && have qemu-arm; then
+	seed arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
+else
+	skip "arm-linux-gnueabihf-gcc or qemu-arm not installed"
+fi
+
+if out=$(make -C "$TOP_BUILDDIR" uninstall prefix="$inst" 2>&1) &&
+   [ -z "$(find "$inst" -type f -o -type l)" ]; then
+	ok "make uninstall removes everything"
+else
+	not_ok "make uninstall removes everything"; diag "$out" "$(find "$inst" -type f -o -type l)"
+fi
+done_testing

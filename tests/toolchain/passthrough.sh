@@ -1,0 +1,79 @@
+#!/bin/sh
+# Without IR, lto-ld is ld: the same bytes out (cmp), --version as ld says
+# it, and no PATH loop when "ld" itself is lto-ld.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+write_seed_sources
+cat > ctor.c <<'C'
+int hook(void) { return 3; }
+C
+
+# same PREFIX NAME LD-ARGS...: plain ld and lto-ld must write identical files
+same() {
+	what=$2; shift 2
+	"${prefix}ld" "$@" -o want.out >/dev/null 2>&1
+	"$BIN/${prefix}lto-ld" "$@" -o got.out >/dev/null 2>&1
+	if [ -f want.out ] && cmp -s want.out got.out; then ok "$what"
+	else not_ok "$what"; fi
+	rm -f want.out got.out
+}
+
+# passthrough PREFIX NAME
+passthrough() {
+	prefix=$1 name=$2
+	mkdir "$name" && cd "$name" || return
+	for f in foo bar main ctor; do "${prefix}gcc" -O2 -c "../$f.c" -o "$f.o"; done
+	"${prefix}ar" rcs libbar.a bar.o ctor.o
+	printf '%s\n' -e main foo.o bar.o main.o > args.rsp
+	i=0; : > many.rsp
+	while [ $i -lt 300 ]; do
+		printf 'static int x%d(void) { return %d; } int (*p%d)(void) = x%d;\n' $i $i $i $i > "m$i.c"
+		"${prefix}gcc" -c "m$i.c" -o "m$i.o" && echo "m$i.o" >> many.rsp
+		i=$((i + 1))
+	done
+
+	same "$prefix" "$name: executable is byte-identical" -e main foo.o bar.o main.o
+	same "$prefix" "$name: ld -r output is byte-identical" -r foo.o bar.o
+	same "$prefix" "$name: archive via -L. -lbar is byte-identical" -e main main.o foo.o -L. -lbar
+	same "$prefix" "$name: @response file link is byte-identical" @args.rsp
+	same "$prefix" "$name: 300-object link is byte-identical" -r @many.rsp
+	same "$prefix" "$name: --gc-sections -Map link is byte-identical" -e main --gc-sections -Map=x.map foo.o bar.o main.o
+	same "$prefix" "$name: --whole-archive link is byte-identical" -e main main.o foo.o --whole-archive libbar.a --no-whole-archive
+	cd ..
+}
+
+passthrough "" host
+if have arm-linux-gnueabihf-gcc; then passthrough arm-linux-gnueabihf- arm
+else skip "arm-linux-gnueabihf-gcc not installed"; fi
+
+# --version: ld's text unchanged, then one line naming lto-ld
+ld --version > want.txt
+"$BIN/lto-ld" --version > got.txt
+n=$(wc -l < want.txt)
+if head -n "$n" got.txt | cmp -s - want.txt && [ "$(wc -l < got.txt)" -eq $((n + 1)) ] &&
+   tail -n 1 got.txt | grep -q '^lto-ld '; then
+	ok "--version prints ld's output unchanged plus one lto-ld line"
+else not_ok "--version prints ld's output unchanged plus one lto-ld line"; diag "$(cat got.txt)"; fi
+if [ "$("$BIN/lto-ld" -v | head -n 1)" = "$(ld -v)" ]; then ok "-v: first line is ld's"
+else not_ok "-v: first line is ld's"; fi
+if have arm-linux-gnueabihf-ld; then
+	[ "$("$BIN/arm-linux-gnueabihf-lto-ld" --version | head -n 1)" = "$(arm-linux-gnueabihf-ld --version | head -n 1)" ] &&
+		ok "arm-linux-gnueabihf-lto-ld --version is the ARM ld's" ||
+		not_ok "arm-linux-gnueabihf-lto-ld --version is the ARM ld's"
+fi
+# kbuild's scripts/ld-version.sh reads the first line
+first=$("$BIN/lto-ld" --version | head -n 1)
+case $first in "GNU ld "*) ok "first --version line looks like GNU ld's (kbuild)";;
+	*) not_ok "first --version line looks like GNU ld's: $first";; esac
+
+# PATH loops: "ld" first in PATH is lto-ld itself; it must still find the real ld.
+mkdir loop && ln -s "$LTO_LD" loop/ld
+if out=$(PATH="$WORK/loop:$PATH" "$WORK/loop/ld" --version 2>&1) &&
+   printf '%s' "$out" | head -n 1 | grep -q '^GNU ld'; then
+	ok "an 'ld' that is lto-ld, first in PATH, skips itself"
+else not_ok "an 'ld' that is lto-ld, first in PATH, skips itself"; diag "$out"; fi
+check_fails "LTO_LD_REAL_LD pointing at lto-ld itself is refused" "cannot find the real ld" \
+	env LTO_LD_REAL_LD="$LTO_LD" "$BIN/lto-ld" --version
+check_fails "a missing real ld is named" "cannot find the real ld 'no-such-ld'" \
+	env LTO_LD_REAL_LD=no-such-ld "$BIN/lto-ld" --version
+done_testing

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The seed article's example, linked by lto-ld with no gcc driver, for the
+# host and for ARM: only main survives, and main is "return 5" in two
+# instructions.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+write_seed_sources
+
+# seed TARGET-PREFIX NAME
+seed() {
+	prefix=$1 name=$2
+	mkdir "$name" && cd "$name" || return
+	for f in foo bar main; do
+		"${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"
+	done
+	check "$name: lto-ld links the IR objects" \
+		"$BIN/${prefix}lto-ld" -e main -o test foo.o bar.o main.o
+	syms=$("${prefix}nm" test | awk '$3 ~ /foo|bar|main/ {print $3}' | tr '\n' ' ')
+	if [ "$syms" = "main " ]; then ok "$name: nm shows main only"
+	else not_ok "$name: nm shows main only (got: $syms)"; fi
+	insns=$("${prefix}objdump" -d --disassemble=main test |
+		awk '/^ +[0-9a-f]+:/' | wc -l)
+	first=$("${prefix}objdump" -d --disassemble=main test | awk '/^ +[0-9a-f]+:/ {print; exit}')
+	if [ "$insns" -eq 2 ] && printf '%s\n' "$first" | grep -Eq '\$0x5|#5'; then
+		ok "$name: main is 'return 5' in two instructions"
+	else
+		not_ok "$name: main is 'return 5' in two instructions"
+		"${prefix}objdump" -d --disassemble=main test | diag
+	fi
+	# Without LTO the same link keeps all three functions: the test can fail.
+	for f in foo bar main; do "${prefix}gcc" -O2 -c "../$f.c" -o "n$f.o"; done
+	"$BIN/${prefix}lto-ld" -e main -o plain nfoo.o nbar.o nmain.o
+	n=$("${prefix}nm" plain | grep -Ec ' T (foo|bar|main)$')
+	if [ "$n" -eq 3 ]; then ok "$name: control: without -flto all three stay"
+	else not_ok "$name: control: without -flto all three stay ($n)"; fi
+	cd ..
+}
+
+seed "" host
+if have arm-linux-gnueabihf-gcc; then
+	seed arm-linux-gnueabihf- arm
+else
+	skip "arm-linux-gnueabihf-gcc not installed"
+fi
+done_testing
