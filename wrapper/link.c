@@ -9,6 +9,7 @@
  * Outputs lto-ld writes itself go to a temporary name and are renamed.
  */
 #include "link.h"
+#include "inputs.h"
 #include "ldopts.h"
 #include "run.h"
 #include "scan.h"
@@ -31,49 +32,6 @@
 #endif
 
 #define ARGV_INLINE_MAX (64 * 1024)
-#define MAX_IR_VERSIONS 4
-
-/* What scanning the inputs found. */
-struct inputs_info {
-	bool any_ir;
-	bool any_lto_ld_thin;		/* an input written by thin mode */
-	char *first_native;		/* first ELF object without IR */
-	char *library_archive;		/* an archive thin mode cannot carry */
-	struct scan_file_info *file;	/* one per input */
-	/* the first IR object of each LTO version seen */
-	int ir_major[MAX_IR_VERSIONS];
-	char *ir_object[MAX_IR_VERSIONS];
-	int n_ir_versions;
-};
-
-static char *object_name(const struct scan_object *obj)
-{
-	if (obj->member)
-		return xasprintf("%s(%s)", obj->path, obj->member);
-	return xstrdup(obj->path);
-}
-
-static int visit_object(const struct scan_object *obj, void *data)
-{
-	struct inputs_info *info = data;
-	int i;
-
-	if (!obj->ir) {
-		if (!info->first_native)
-			info->first_native = object_name(obj);
-		return 0;
-	}
-	info->any_ir = true;
-	for (i = 0; i < info->n_ir_versions; i++)
-		if (info->ir_major[i] == obj->lto_major)
-			return 0;
-	if (i < MAX_IR_VERSIONS) {
-		info->ir_major[i] = obj->lto_major;
-		info->ir_object[i] = object_name(obj);
-		info->n_ir_versions++;
-	}
-	return 0;
-}
 
 /* -l inputs need their files before they can be scanned. */
 static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
@@ -88,55 +46,6 @@ static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
 	for (char **d = dirs; *d; d++)
 		free(*d);
 	free(dirs);
-}
-
-static int scan_inputs(struct ld_cmdline *cmd, struct inputs_info *info)
-{
-	info->file = xcalloc(cmd->ninputs, sizeof(*info->file));
-	for (size_t i = 0; i < cmd->ninputs; i++) {
-		struct ld_input *in = &cmd->inputs[i];
-		struct scan_file_info *fi = &info->file[i];
-
-		if (in->raw || !in->path)
-			continue;	/* data for -b binary; or -l ld cannot find either */
-		if (scan_file(in->path, visit_object, info, fi) != 0)
-			return 1;
-		if (fi->lto_ld_thin)
-			info->any_lto_ld_thin = true;
-		if (!info->library_archive && !fi->lto_ld_thin &&
-		    (fi->kind == FILE_ARCHIVE ||
-		     (fi->kind == FILE_THIN_ARCHIVE && !in->whole_archive)))
-			info->library_archive = xstrdup(in->path);
-	}
-	return 0;
-}
-
-static void inputs_info_free(struct inputs_info *info)
-{
-	free(info->first_native);
-	free(info->library_archive);
-	free(info->file);
-	for (int i = 0; i < info->n_ir_versions; i++)
-		free(info->ir_object[i]);
-}
-
-/* IR from another GCC major version cannot be read by this lto1: say so first. */
-static int check_ir_versions(const struct inputs_info *info,
-			     struct toolchain *tc)
-{
-	int major = toolchain_gcc_major(tc);
-
-	for (int i = 0; i < info->n_ir_versions; i++) {
-		if (major <= 0 || info->ir_major[i] <= 0 ||
-		    info->ir_major[i] == major)
-			continue;
-		return error("%s: GCC IR written by GCC %d, but %s is GCC %d "
-			     "(LTO bytecode does not carry across GCC major "
-			     "versions: rebuild it, or point LTO_LD_CC at "
-			     "that compiler)", info->ir_object[i],
-			     info->ir_major[i], tc->cc, major);
-	}
-	return 0;
 }
 
 /* ---- building the real ld's command line ---- */
@@ -487,11 +396,11 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		free(blocker);
 		return plugin_link(cmd, tc, info, "nolto-rel");
 	case PARTIAL_IR:
-		if (info->first_native)
+		if (info->ir.first_native)
 			return error("%s: holds no GCC IR; --lto-partial=ir "
 				     "writes one merged IR object, which cannot "
 				     "carry native code (use --lto-partial="
-				     "native or thin)", info->first_native);
+				     "native or thin)", info->ir.first_native);
 		return plugin_link(cmd, tc, info, "rel");
 	case PARTIAL_NATIVE:
 	case PARTIAL_UNSET:
@@ -569,17 +478,17 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		goto out;
 	}
 	resolve_libraries(&cmd, tc);
-	rc = scan_inputs(&cmd, &info);
+	rc = inputs_scan(&cmd, &info);
 	if (rc)
 		goto out;
-	if (!info.any_ir && !info.any_lto_ld_thin) {
+	if (!info.ir.any_ir && !info.any_lto_ld_thin) {
 		trace("no GCC IR in the inputs: running %s unchanged",
 		      tc->real_tool);
 		rc = passthrough(argc, argv, &cmd, tc);
-	} else if (!info.any_ir || cmd.caller_plugin) {
+	} else if (!info.ir.any_ir || cmd.caller_plugin) {
 		/* The gcc driver already loaded the plugin (gcc -B route). */
 		rc = plain_link(&cmd, tc, &info);
-	} else if (toolchain_find_lto(tc) || check_ir_versions(&info, tc)) {
+	} else if (toolchain_find_lto(tc) || inputs_check_ir_versions(&info, tc)) {
 		rc = 1;
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);
@@ -587,7 +496,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		rc = plugin_link(&cmd, tc, &info, NULL);
 	}
 out:
-	inputs_info_free(&info);
+	inputs_free(&info);
 	ld_cmdline_free(&cmd);
 	return rc;
 }

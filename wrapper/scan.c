@@ -21,7 +21,16 @@ struct region {
 	off_t size;
 	const char *path;
 	const char *member;
+	const unsigned char *mem;	/* the bytes already in memory, or NULL */
+	unsigned char head[64];		/* the first bytes, read when opened */
+	size_t head_len;
 };
+
+/* Size of a file not measured yet: reads past its end just come up short. */
+#define SIZE_UNKNOWN ((off_t)1 << 62)
+/* Bounds on what a sane object asks us to allocate. */
+#define MAX_SECTIONS (1u << 24)
+#define MAX_NAMES_SIZE ((uint64_t)256 << 20)
 
 static const char *where(const struct region *r)
 {
@@ -40,6 +49,14 @@ static bool read_at(const struct region *r, void *buf, size_t len, off_t off)
 
 	if (off < 0 || off > r->size || (off_t)len > r->size - off)
 		return false;
+	if (r->mem) {
+		memcpy(buf, r->mem + r->base + off, len);
+		return true;
+	}
+	if ((size_t)off + len <= r->head_len) {
+		memcpy(buf, r->head + off, len);
+		return true;
+	}
 	while (done < len) {
 		ssize_t got = pread(r->fd, (char *)buf + done, len - done,
 				    r->base + off + (off_t)done);
@@ -99,6 +116,7 @@ static void get_shdr(const struct elf_reader *e, const unsigned char *p,
 #define SHN_XINDEX 0xffff
 #define LTO_SYMTAB_PREFIX ".gnu.lto_.symtab"
 #define LTO_HEADER_PREFIX ".gnu.lto_.lto."
+#define NAMES_WINDOW 4096
 
 static int corrupt(const struct region *r, const char *why)
 {
@@ -130,21 +148,24 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	struct elf_reader e;
 	uint64_t shoff;
 	unsigned shentsize, shnum, shstrndx, type;
-	unsigned char *shdrs = NULL;
+	unsigned char *tail = NULL, *shdrs;
+	uint64_t window;
 	char *names = NULL;
 	struct shdr strtab, sh;
 	bool has_text = false;
 	int rc = 1;
 
-	if (r->size < 4 || !read_at(r, ehdr, 4, 0) || memcmp(ehdr, "\177ELF", 4))
+	size_t head = r->size < 64 ? (size_t)r->size : 64;
+
+	if (head < 4 || !read_at(r, ehdr, head, 0) || memcmp(ehdr, "\177ELF", 4))
 		return 0;
-	if (!read_at(r, ehdr, 52, 0))
+	if (head < 52)
 		return corrupt(r, "truncated ELF header");
 	if ((ehdr[4] != 1 && ehdr[4] != 2) || (ehdr[5] != 1 && ehdr[5] != 2))
 		return corrupt(r, "unknown ELF class or byte order");
 	e.is64 = ehdr[4] == 2;
 	e.big_endian = ehdr[5] == 2;
-	if (e.is64 && !read_at(r, ehdr, 64, 0))
+	if (e.is64 && head < 64)
 		return corrupt(r, "truncated ELF header");
 	type = (unsigned)get(&e, ehdr + 16, 2);
 	obj->ir = obj->fat = false;
@@ -170,16 +191,33 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 		if (shstrndx == SHN_XINDEX)
 			shstrndx = sh.link;
 	}
-	if (shstrndx >= shnum)
-		return corrupt(r, "bad section name table index");
-	shdrs = xmalloc((size_t)shnum * shentsize);
-	if (!read_at(r, shdrs, (size_t)shnum * shentsize, (off_t)shoff)) {
+	if (shstrndx >= shnum || shnum > MAX_SECTIONS)
+		return corrupt(r, "bad section count or name table index");
+	if ((uint64_t)shnum * shentsize > (uint64_t)r->size ||
+	    shoff > (uint64_t)r->size - (uint64_t)shnum * shentsize)
+		return corrupt(r, "truncated: section headers beyond end of file");
+	/*
+	 * The section name table usually sits just before the section
+	 * headers: read both with one call when it does.
+	 */
+	window = shoff < NAMES_WINDOW ? shoff : NAMES_WINDOW;
+	tail = xmalloc(window + (size_t)shnum * shentsize);
+	if (!read_at(r, tail, window + (size_t)shnum * shentsize,
+		     (off_t)(shoff - window))) {
 		rc = corrupt(r, "truncated: section headers beyond end of file");
 		goto out;
 	}
+	shdrs = tail + window;
 	get_shdr(&e, shdrs + (size_t)shstrndx * shentsize, &strtab);
+	if (strtab.size > (uint64_t)r->size || strtab.size > MAX_NAMES_SIZE) {
+		rc = corrupt(r, "truncated: section names beyond end of file");
+		goto out;
+	}
 	names = xmalloc(strtab.size + 1);
-	if (!read_at(r, names, strtab.size, (off_t)strtab.offset)) {
+	if (strtab.offset >= shoff - window && strtab.offset <= shoff &&
+	    strtab.size <= shoff - strtab.offset) {
+		memcpy(names, tail + (strtab.offset - (shoff - window)), strtab.size);
+	} else if (!read_at(r, names, strtab.size, (off_t)strtab.offset)) {
 		rc = corrupt(r, "truncated: section names beyond end of file");
 		goto out;
 	}
@@ -205,7 +243,7 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 		obj->lto_major = 0;
 out:
 	free(names);
-	free(shdrs);
+	free(tail);
 	return rc;
 }
 
@@ -218,7 +256,7 @@ struct archive_ctx {
 };
 
 static int scan_path(const char *path, struct archive_ctx *ctx,
-		     struct scan_file_info *info);
+		     struct scan_file_info *info, const char *archive);
 
 static bool parse_decimal(const char *field, size_t width, off_t *out)
 {
@@ -343,14 +381,11 @@ static int scan_archive(const struct region *r, bool thin,
 				char *member_path = path_join(dir, name);
 
 				ctx->depth++;
-				if (ctx->depth > SCAN_MAX_NESTING) {
+				if (ctx->depth > SCAN_MAX_NESTING)
 					rc = corrupt(r, "thin archives nested too deeply");
-				} else if (access(member_path, F_OK) != 0) {
-					error("%s: member %s is missing (%s)",
-					      r->path, member_path, strerror(errno));
-					rc = -1;
-				} else
-					rc = scan_path(member_path, ctx, NULL);
+				else
+					rc = scan_path(member_path, ctx, NULL,
+						       r->path);
 				ctx->depth--;
 				free(member_path);
 				free(name);
@@ -358,7 +393,7 @@ static int scan_archive(const struct region *r, bool thin,
 				continue;
 			} else {
 				struct region m = { r->fd, r->base + data, size,
-						    r->path, name };
+						    r->path, name, NULL, { 0 }, 0 };
 				struct scan_object obj = { r->path, name, false,
 							   false, false, 0 };
 				int elf;
@@ -382,25 +417,46 @@ static int scan_archive(const struct region *r, bool thin,
 	return rc;
 }
 
-static int open_region(const char *path, struct region *r)
+/*
+ * Open PATH and read its first bytes; ARCHIVE names the thin archive that
+ * refers to it, if any.  Two system calls: this runs once per input object.
+ */
+static int open_region(const char *path, struct region *r, const char *archive)
 {
-	struct stat st;
+	ssize_t got;
 
+	memset(r, 0, sizeof(*r));
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
-		error("%s: %s", path, strerror(errno));
+		if (archive)
+			error("%s: member %s is missing (%s)", archive, path,
+			      strerror(errno));
+		else
+			error("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(r->fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		error("%s: %s", path, S_ISDIR(st.st_mode) ? "is a directory"
-							 : strerror(errno));
+	do
+		got = pread(r->fd, r->head, sizeof(r->head), 0);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		error("%s: %s", path, strerror(errno));
 		close(r->fd);
 		return -1;
 	}
-	r->base = 0;
-	r->size = st.st_size;
+	r->head_len = (size_t)got;
+	r->size = got < (ssize_t)sizeof(r->head) ? got : SIZE_UNKNOWN;
 	r->path = path;
-	r->member = NULL;
+	return 0;
+}
+
+/* Archives are walked member by member up to their real end. */
+static int measure_region(struct region *r)
+{
+	struct stat st;
+
+	if (fstat(r->fd, &st) != 0)
+		return error("%s: %s", r->path, strerror(errno)), -1;
+	r->size = st.st_size;
 	return 0;
 }
 
@@ -420,15 +476,19 @@ static enum file_kind kind_of(const struct region *r)
 	return FILE_OTHER;
 }
 
+/* A thin archive is only headers and names: read it whole, once. */
+#define THIN_IN_MEMORY_MAX (64 << 20)
+
 static int scan_path(const char *path, struct archive_ctx *ctx,
-		     struct scan_file_info *info)
+		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
 	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0 };
 	enum file_kind kind;
+	unsigned char *mem = NULL;
 	int rc = 0;
 
-	if (open_region(path, &r) != 0)
+	if (open_region(path, &r, archive) != 0)
 		return -1;
 	kind = kind_of(&r);
 	if (info)
@@ -438,13 +498,25 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		rc = scan_elf(&r, &obj);
 		rc = rc < 0 ? -1 : ctx->visit(&obj, ctx->data);
 		break;
-	case FILE_ARCHIVE:
 	case FILE_THIN_ARCHIVE:
-		rc = scan_archive(&r, kind == FILE_THIN_ARCHIVE, ctx, info);
+		if (measure_region(&r) != 0) {
+			rc = -1;
+			break;
+		}
+		if (r.size <= THIN_IN_MEMORY_MAX) {
+			mem = xmalloc((size_t)r.size + 1);
+			if (read_at(&r, mem, (size_t)r.size, 0))
+				r.mem = mem;
+		}
+		rc = scan_archive(&r, true, ctx, info);
+		break;
+	case FILE_ARCHIVE:
+		rc = measure_region(&r) ? -1 : scan_archive(&r, false, ctx, info);
 		break;
 	case FILE_OTHER:
 		break;
 	}
+	free(mem);
 	close(r.fd);
 	return rc;
 }
@@ -456,7 +528,7 @@ int scan_file(const char *path, scan_visit_fn visit, void *data,
 
 	if (info)
 		memset(info, 0, sizeof(*info));
-	return scan_path(path, &ctx, info);
+	return scan_path(path, &ctx, info, NULL);
 }
 
 int scan_file_kind(const char *path, struct scan_file_info *info)
@@ -466,10 +538,11 @@ int scan_file_kind(const char *path, struct scan_file_info *info)
 	off_t size;
 
 	memset(info, 0, sizeof(*info));
-	if (open_region(path, &r) != 0)
+	if (open_region(path, &r, NULL) != 0)
 		return -1;
 	info->kind = kind_of(&r);
-	if (info->kind == FILE_THIN_ARCHIVE && read_at(&r, hdr, AR_HDR_SIZE, 8) &&
+	if (info->kind == FILE_THIN_ARCHIVE && measure_region(&r) == 0 &&
+	    read_at(&r, hdr, AR_HDR_SIZE, 8) &&
 	    !memcmp(hdr, "/               ", 16) &&
 	    parse_decimal(hdr + 48, 10, &size))
 		info->lto_ld_thin = armap_has_marker(&r, 8 + AR_HDR_SIZE, size);

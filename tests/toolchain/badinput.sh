@@ -79,12 +79,14 @@ for sig in TERM INT; do
 	LTO_LD_JOBS=1 env --default-signal=INT "$ld" -e main -o out big.o & pid=$!
 	# wait until lto-wrapper is running, then signal lto-ld
 	n=0
-	while [ $n -lt 100 ] && ! pgrep -f lto1 >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	# (only ours: their arguments name files in our TMPDIR)
+	while [ $n -lt 100 ] && ! pgrep -f "lto1.*$WORK" >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	[ $n -lt 100 ] || not_ok "SIG$sig: lto1 never started (the test proves nothing)"
 	kill -s $sig $pid
 	wait $pid; rc=$?
 	sleep 1
 	# zombies waiting for init do not count
-	ps -eo stat=,args= | grep -v '^Z' | grep -q '[l]to1' &&
+	ps -eo stat=,args= | grep -v '^Z' | grep '[l]to1' | grep -q "$WORK" &&
 		not_ok "SIG$sig: lto1 still running after lto-ld died"
 	leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
 	if [ $rc -ne 0 ] && [ -z "$leftovers" ]; then ok "SIG$sig during LTO: exit $rc, nothing left behind"

@@ -1,0 +1,116 @@
+#include "inputs.h"
+#include "ldopts.h"
+#include "toolchain.h"
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static char *object_name(const struct scan_object *obj)
+{
+	if (obj->member)
+		return xasprintf("%s(%s)", obj->path, obj->member);
+	return xstrdup(obj->path);
+}
+
+/* Record one IR version with the object it was first seen in. */
+static void note_ir_version(struct ir_summary *sum, int major, char *object)
+{
+	for (int i = 0; i < sum->n_ir_versions; i++) {
+		if (sum->ir_major[i] == major) {
+			free(object);
+			return;
+		}
+	}
+	if (sum->n_ir_versions == MAX_IR_VERSIONS) {
+		free(object);
+		return;
+	}
+	sum->ir_major[sum->n_ir_versions] = major;
+	sum->ir_object[sum->n_ir_versions] = object;
+	sum->n_ir_versions++;
+}
+
+static int visit_object(const struct scan_object *obj, void *data)
+{
+	struct ir_summary *sum = data;
+
+	if (!obj->ir) {
+		if (!sum->first_native)
+			sum->first_native = object_name(obj);
+		return 0;
+	}
+	sum->any_ir = true;
+	note_ir_version(sum, obj->lto_major, object_name(obj));
+	return 0;
+}
+
+static void summary_free(struct ir_summary *sum)
+{
+	free(sum->first_native);
+	for (int i = 0; i < sum->n_ir_versions; i++)
+		free(sum->ir_object[i]);
+	memset(sum, 0, sizeof(*sum));
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int inputs_scan(const struct ld_cmdline *cmd, struct inputs_info *info)
+{
+	double start = now_ms();
+
+	memset(info, 0, sizeof(*info));
+	info->file = xcalloc(cmd->ninputs, sizeof(*info->file));
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		const struct ld_input *in = &cmd->inputs[i];
+		struct scan_file_info *fi = &info->file[i];
+
+		/* -b binary data, or an -l that ld will not find either */
+		if (in->raw || !in->path)
+			continue;
+		if (scan_file(in->path, visit_object, &info->ir, fi) != 0)
+			return 1;
+		if (fi->lto_ld_thin)
+			info->any_lto_ld_thin = true;
+		if (!info->library_archive && !fi->lto_ld_thin &&
+		    (fi->kind == FILE_ARCHIVE ||
+		     (fi->kind == FILE_THIN_ARCHIVE && !in->whole_archive)))
+			info->library_archive = xstrdup(in->path);
+	}
+	trace("scanned %zu inputs in %.2f ms: %s", cmd->ninputs,
+	      now_ms() - start, info->ir.any_ir ? "GCC IR found" : "no GCC IR");
+	return 0;
+}
+
+int inputs_check_ir_versions(const struct inputs_info *info,
+			     struct toolchain *tc)
+{
+	int major = toolchain_gcc_major(tc);
+
+	for (int i = 0; i < info->ir.n_ir_versions; i++) {
+		if (major <= 0 || info->ir.ir_major[i] <= 0 ||
+		    info->ir.ir_major[i] == major)
+			continue;
+		return error("%s: GCC IR written by GCC %d, but %s is GCC %d "
+			     "(LTO bytecode does not carry across GCC major "
+			     "versions: rebuild it, or point LTO_LD_CC at "
+			     "that compiler)", info->ir.ir_object[i],
+			     info->ir.ir_major[i], tc->cc, major);
+	}
+	return 0;
+}
+
+void inputs_free(struct inputs_info *info)
+{
+	summary_free(&info->ir);
+	free(info->library_archive);
+	free(info->file);
+	memset(info, 0, sizeof(*info));
+}

@@ -1,0 +1,39 @@
+/* What the inputs of one ld invocation hold, found by the scanner. */
+#ifndef LTO_LD_INPUTS_H
+#define LTO_LD_INPUTS_H
+
+#include "scan.h"
+
+#include <stdbool.h>
+
+struct ld_cmdline;
+struct toolchain;
+
+#define MAX_IR_VERSIONS 4
+
+/* GCC IR found in one input, or in all of them. */
+struct ir_summary {
+	bool any_ir;
+	char *first_native;		/* first ELF object without IR */
+	int n_ir_versions;		/* the first IR object of each LTO version */
+	int ir_major[MAX_IR_VERSIONS];
+	char *ir_object[MAX_IR_VERSIONS];
+};
+
+struct inputs_info {
+	struct ir_summary ir;
+	bool any_lto_ld_thin;		/* an input written by thin mode */
+	char *library_archive;		/* an archive thin mode cannot carry */
+	struct scan_file_info *file;	/* one per input */
+};
+
+/* Scan every input of CMD.  0, or 1 after an error naming the file. */
+int inputs_scan(const struct ld_cmdline *cmd, struct inputs_info *info);
+
+/* Refuse IR of a GCC major version other than the toolchain's. */
+int inputs_check_ir_versions(const struct inputs_info *info,
+			     struct toolchain *tc);
+
+void inputs_free(struct inputs_info *info);
+
+#endif
