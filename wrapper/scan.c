@@ -14,6 +14,12 @@
 #define THIN_MAGIC "!<thin>\n"
 #define AR_HDR_SIZE 60
 
+/*
+ * What is read when a file is opened: one page.  Small objects have their
+ * section headers in it, so one read answers; larger ones need one more.
+ */
+#define HEAD_SIZE 4096
+
 /* Where an object's bytes are: a whole file, or a slice of an archive. */
 struct region {
 	int fd;
@@ -22,7 +28,7 @@ struct region {
 	const char *path;
 	const char *member;
 	const unsigned char *mem;	/* the bytes already in memory, or NULL */
-	unsigned char head[64];		/* the first bytes, read when opened */
+	unsigned char head[HEAD_SIZE];	/* the first bytes, read when opened */
 	size_t head_len;
 };
 
@@ -419,7 +425,7 @@ static int scan_archive(const struct region *r, bool thin,
 
 /*
  * Open PATH and read its first bytes; ARCHIVE names the thin archive that
- * refers to it, if any.  Two system calls: this runs once per input object.
+ * refers to it, if any.  This runs once per input object: keep it cheap.
  */
 static int open_region(const char *path, struct region *r, const char *archive)
 {
