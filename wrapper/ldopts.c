@@ -359,6 +359,29 @@ char *ld_quote_arg(const char *arg)
 	return quoted;
 }
 
+char *ld_write_response_file(const char *path, char *const *args)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		error("cannot write the response file %s: %s", path,
+		      strerror(errno));
+		return NULL;
+	}
+	for (; *args; args++) {
+		char *q = ld_quote_arg(*args);
+
+		fprintf(f, "%s\n", q);
+		free(q);
+	}
+	if (fclose(f) != 0) {
+		error("cannot write the response file %s: %s", path,
+		      strerror(errno));
+		return NULL;
+	}
+	return xasprintf("@%s", path);
+}
+
 /* The whole file as a string, or NULL when it cannot be read as a file. */
 static char *read_text_file(const char *path)
 {

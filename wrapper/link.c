@@ -81,31 +81,21 @@ static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 	}
 }
 
-/* Put ARGS into a response file when the command line would be too long. */
+/* Move ARGV[FIRST..] into a response file when the command line would be too long. */
 static int maybe_response_file(struct strvec *argv, size_t first)
 {
 	struct strvec rest = STRVEC_INIT;
-	char *rsp;
-	FILE *f;
+	char *rsp, *at;
 
 	if (strvec_bytes(argv) <= ARGV_INLINE_MAX)
 		return 0;
 	rsp = tmp_file("ld-args.rsp");
-	f = rsp ? fopen(rsp, "w") : NULL;
-	if (!f)
-		return error("cannot write a response file in %s: %s",
-			     tmp_dir() ? tmp_dir() : "TMPDIR", strerror(errno));
-	for (size_t i = first; i < argv->n; i++) {
-		char *q = ld_quote_arg(argv->v[i]);
-
-		fprintf(f, "%s\n", q);
-		free(q);
-	}
-	if (fclose(f) != 0)
-		return error("%s: %s", rsp, strerror(errno));
+	at = rsp ? ld_write_response_file(rsp, argv->v + first) : NULL;
+	if (!at)
+		return 1;
 	for (size_t i = 0; i < first; i++)
 		strvec_push(&rest, argv->v[i]);
-	strvec_pushf(&rest, "@%s", rsp);
+	strvec_push_nodup(&rest, at);
 	strvec_clear(argv);
 	*argv = rest;
 	return 0;

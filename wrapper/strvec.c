@@ -2,7 +2,6 @@
 #include "util.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,17 +23,10 @@ void strvec_push(struct strvec *sv, const char *s)
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
-	char *buf;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	strvec_push_nodup(sv, xvasprintf(fmt, ap));
 	va_end(ap);
-	buf = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(buf, (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	strvec_push_nodup(sv, buf);
 }
 
 void strvec_pushv(struct strvec *sv, char *const *v)

@@ -179,24 +179,13 @@ int thinar_write(const struct toolchain *tc, const char *path,
 	if (strvec_bytes(&list) > ARGV_INLINE_MAX) {
 		/* Thousands of members: hand them over in a response file. */
 		char *rsp = tmp_file("thin-members.rsp");
-		FILE *f = rsp ? fopen(rsp, "w") : NULL;
+		char *at = rsp ? ld_write_response_file(rsp, list.v) : NULL;
 
-		if (!f) {
-			rc = error("cannot write a response file in %s",
-				   tmp_dir() ? tmp_dir() : "TMPDIR");
+		if (!at) {
+			rc = 1;
 			goto out;
 		}
-		for (size_t i = 0; i < list.n; i++) {
-			char *q = ld_quote_arg(list.v[i]);
-
-			fprintf(f, "%s\n", q);
-			free(q);
-		}
-		if (fclose(f) != 0) {
-			rc = error("%s: %s", rsp, strerror(errno));
-			goto out;
-		}
-		strvec_pushf(&argv, "@%s", rsp);
+		strvec_push_nodup(&argv, at);
 	} else {
 		strvec_pushv(&argv, list.v);
 	}

@@ -101,20 +101,29 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-char *xasprintf(const char *fmt, ...)
+char *xvasprintf(const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list copy;
 	int len;
 	char *buf;
 
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(copy, ap);
+	len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
 	if (len < 0)
 		fatal("formatting failed");
 	buf = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
 	vsnprintf(buf, (size_t)len + 1, fmt, ap);
+	return buf;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+
+	va_start(ap, fmt);
+	buf = xvasprintf(fmt, ap);
 	va_end(ap);
 	return buf;
 }

@@ -2,6 +2,7 @@
 #ifndef LTO_LD_UTIL_H
 #define LTO_LD_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,6 +24,7 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 bool starts_with(const char *s, const char *prefix);
 bool ends_with(const char *s, const char *suffix);
