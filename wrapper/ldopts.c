@@ -632,8 +632,8 @@ const char *partial_mode_name(enum partial_mode mode)
 }
 
 /*
- * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE) and
- * -save-temps.  Returns how many arguments were consumed (0: not ours),
+ * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
+ * --lto-flags=FLAGS and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
 static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
@@ -652,6 +652,10 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 		if (i + 1 >= n)
 			return error("%s: missing argument", a), -1;
 		return partial_mode_parse(args[i + 1], &cmd->partial) ? -1 : 2;
+	}
+	if (starts_with(a, "--lto-flags=")) {
+		ld_split_response(a + strlen("--lto-flags="), &cmd->lto_flags);
+		return 1;
 	}
 	if (starts_with(a, "--lto-"))
 		return error("unknown lto-ld option '%s'", a), -1;
@@ -863,5 +867,6 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	free(cmd->roles);
 	strvec_clear(&cmd->args);
 	strvec_clear(&cmd->libdirs);
+	strvec_clear(&cmd->lto_flags);
 	memset(cmd, 0, sizeof(*cmd));
 }

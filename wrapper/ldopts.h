@@ -55,6 +55,7 @@ struct ld_cmdline {
 	/* lto-ld's own options (never passed to ld) */
 	enum partial_mode partial;
 	bool save_temps;
+	struct strvec lto_flags;	/* --lto-flags: options for the LTO step */
 	bool had_own_options;	/* some were given: args differs from argv */
 };
 

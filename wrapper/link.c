@@ -189,6 +189,8 @@ static char *collect_gcc_options(const struct ld_cmdline *cmd,
 			add_collect_option(&opts, split.v[i]);
 		strvec_clear(&split);
 	}
+	for (size_t i = 0; i < cmd->lto_flags.n; i++)
+		add_collect_option(&opts, cmd->lto_flags.v[i]);
 	len = strvec_bytes(&opts) + 1;
 	joined = xmalloc(len);
 	p = joined;
@@ -446,6 +448,8 @@ static int version_or_help(int argc, char **argv, const struct ld_cmdline *cmd,
 		printf("lto-ld options (consumed, not passed to ld):\n"
 		       "  --lto-partial=thin|native|ir  output of ld -r with "
 		       "GCC IR (default native)\n"
+		       "  --lto-flags=FLAGS             options for the LTO step "
+		       "(e.g. -Wno-lto-type-mismatch)\n"
 		       "  -save-temps                   keep temporary files\n");
 	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
 	       PACKAGE_VERSION);

@@ -285,18 +285,28 @@ static bool parse_decimal(const char *field, size_t width, off_t *out)
 	return true;
 }
 
-/* A member's name from its header, following "/N" into the long-name table. */
+/*
+ * A member's name from its header, following "/N" into the long-name
+ * table as binutils does: the number ends at the first non-digit, and in
+ * a thin archive "/N:OFFSET" names the member at OFFSET of the regular
+ * archive N (*ORIGIN, else 0).
+ */
 static char *member_name(const char *hdr, const char *longnames,
-			 off_t longnames_size)
+			 off_t longnames_size, off_t *origin)
 {
 	size_t len;
 
+	*origin = 0;
 	if (hdr[0] == '/' && hdr[1] >= '0' && hdr[1] <= '9') {
-		off_t off;
-		const char *start, *end;
+		off_t off = 0;
+		const char *start, *end, *p = hdr + 1;
 
-		if (!longnames || !parse_decimal(hdr + 1, 15, &off) ||
-		    off >= longnames_size)
+		while (p < hdr + 16 && *p >= '0' && *p <= '9' && off < ((off_t)1 << 40))
+			off = off * 10 + (*p++ - '0');
+		if (p < hdr + 16 && *p == ':')
+			for (p++; p < hdr + 16 && *p >= '0' && *p <= '9'; p++)
+				*origin = *origin * 10 + (*p - '0');
+		if (!longnames || off >= longnames_size)
 			return NULL;
 		start = longnames + off;
 		end = memchr(start, '\n', (size_t)(longnames_size - off));
@@ -335,6 +345,43 @@ static bool armap_has_marker(const struct region *r, off_t off, off_t size)
 	return found;
 }
 
+static int open_region(const char *path, struct region *r, const char *archive);
+static int measure_region(struct region *r);
+
+/* The member at ORIGIN of the regular archive PATH, named by a thin archive. */
+static int scan_nested_member(const char *path, off_t origin,
+			      struct archive_ctx *ctx, const char *thin)
+{
+	struct region r, m;
+	struct scan_object obj = { path, NULL, false, false, false, 0 };
+	char hdr[AR_HDR_SIZE];
+	off_t size;
+	int rc;
+
+	if (open_region(path, &r, thin) != 0)
+		return -1;
+	if (measure_region(&r) != 0 || !read_at(&r, hdr, AR_HDR_SIZE, origin) ||
+	    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size) ||
+	    size > r.size - origin - AR_HDR_SIZE) {
+		error("%s: no archive member at offset %lld (named by %s)", path,
+		      (long long)origin, thin);
+		close(r.fd);
+		return -1;
+	}
+	m = r;
+	m.base = origin + AR_HDR_SIZE;
+	m.size = size;
+	m.head_len = 0;
+	obj.member = xasprintf("@%lld", (long long)origin);
+	m.member = obj.member;
+	rc = scan_elf(&m, &obj);
+	if (rc > 0)
+		rc = ctx->visit(&obj, ctx->data);
+	free((char *)obj.member);
+	close(r.fd);
+	return rc < 0 ? -1 : rc;
+}
+
 static int scan_archive(const struct region *r, bool thin,
 			struct archive_ctx *ctx, struct scan_file_info *info)
 {
@@ -344,7 +391,7 @@ static int scan_archive(const struct region *r, bool thin,
 
 	while (rc == 0 && off < r->size) {
 		char hdr[AR_HDR_SIZE + 1];
-		off_t size, data;
+		off_t size, data, origin;
 		char *name;
 
 		if (!read_at(r, hdr, AR_HDR_SIZE, off)) {
@@ -376,7 +423,8 @@ static int scan_archive(const struct region *r, bool thin,
 				break;
 			}
 		} else {
-			name = member_name(hdr, longnames, longnames_size);
+			name = member_name(hdr, longnames, longnames_size,
+					   &origin);
 			if (!name) {
 				error("%s: corrupt archive member name at offset %lld",
 				      r->path, (long long)off);
@@ -389,6 +437,9 @@ static int scan_archive(const struct region *r, bool thin,
 				ctx->depth++;
 				if (ctx->depth > SCAN_MAX_NESTING)
 					rc = corrupt(r, "thin archives nested too deeply");
+				else if (origin)
+					rc = scan_nested_member(member_path, origin,
+								ctx, r->path);
 				else
 					rc = scan_path(member_path, ctx, NULL,
 						       r->path);

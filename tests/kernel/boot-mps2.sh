@@ -1,8 +1,8 @@
 #!/bin/sh
 # Boot a kernel in QEMU mps2-an385 and save its console.
 # Usage: boot-mps2.sh VMLINUX DTB LOG [SECONDS]
-# The boot ends when the kernel hands over to init (or panics), or after
-# SECONDS (default 60).  Exit status 0 when the console reached init.
+# The boot ends when init is done or the kernel panics, or after SECONDS
+# (default 60).  Exit status 0 when the kernel handed over to init.
 set -eu
 
 vmlinux=$1 dtb=$2 log=$3 seconds=${4:-60}
@@ -17,16 +17,29 @@ build_shim() {
 	arm-linux-gnueabihf-as -mcpu=cortex-m3 -mthumb \
 		--defsym KERNEL_ENTRY="$entry" --defsym DTB_ADDR=$dtb_addr \
 		-o "$work/shim.o" "$here/mps2-shim.S"
-	arm-linux-gnueabihf-ld -Ttext=0x40 --section-start=.vectors=0 \
+	arm-linux-gnueabihf-ld -Ttext=0x40 --section-start=.vectors=0 -e reset \
 		-o "$work/shim.elf" "$work/shim.o"
 }
 
+# finished: the console shows the end of the boot (init ran, or a panic)
+finished() {
+	grep -Eq 'Kernel panic|lto-ld-init: done' "$log"
+}
+
 build_shim
-# The console ends at init's hand-over: "Run /init", a panic, or silence.
-timeout -s KILL "$seconds" qemu-system-arm -M mps2-an385 -nographic -monitor none \
-	-no-reboot \
+qemu-system-arm -M mps2-an385 -nographic -monitor none -no-reboot \
 	-device loader,file="$work/shim.elf" \
 	-device loader,file="$vmlinux" \
 	-device loader,file="$dtb",addr=$dtb_addr,force-raw=on \
-	> "$log" 2>&1 || true
-grep -Eq 'Run /init|Kernel panic - not syncing: No working init found|Freeing unused kernel' "$log"
+	> "$log" 2>&1 &
+qemu=$!
+waited=0
+while kill -0 $qemu 2>/dev/null && ! finished && [ $waited -lt $((seconds * 5)) ]; do
+	sleep 0.2
+	waited=$((waited + 1))
+done
+sleep 0.5	# let the last lines of a panic reach the log
+kill $qemu 2>/dev/null || true
+wait $qemu 2>/dev/null || true
+# Reaching init: the kernel ran it, or looked for one and found none.
+grep -Eq 'Run /[a-z/]*init as init process' "$log"

@@ -28,6 +28,7 @@
 	.endr
 
 	.text
+	.globl	reset
 	.thumb_func
 reset:
 	ldr	r0, =UART0_BASE

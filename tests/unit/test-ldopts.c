@@ -105,6 +105,7 @@ static void test_flags(void)
 	char *p1[] = { "ld", "-plugin", "x.so", "a.o", NULL };
 	char *own[] = { "ld", "--lto-partial=thin", "-save-temps", "-r", "a.o", NULL };
 	char *own2[] = { "ld", "--lto-partial", "ir", "a.o", NULL };
+	char *flags[] = { "ld", "--lto-flags=-Wno-lto-type-mismatch '-flto-partition=one'", "a.o", NULL };
 	char *bad[] = { "ld", "--lto-partial=fast", "a.o", NULL };
 	char *unknown[] = { "ld", "--lto-bogus", "a.o", NULL };
 	char *dd[] = { "ld", "--", "-weird.o", NULL };
@@ -122,6 +123,10 @@ static void test_flags(void)
 	   cmd.had_own_options, "lto-ld's own options are consumed");
 	ld_cmdline_free(&cmd);
 	parse(&cmd, own2); ok(cmd.partial == PARTIAL_IR && cmd.args.n == 1, "--lto-partial MODE"); ld_cmdline_free(&cmd);
+	parse(&cmd, flags);
+	ok(cmd.lto_flags.n == 2 && !strcmp(cmd.lto_flags.v[1], "-flto-partition=one") &&
+	   cmd.args.n == 1, "--lto-flags=FLAGS is split and consumed");
+	ld_cmdline_free(&cmd);
 	ok(parse(&cmd, bad) != 0, "unknown --lto-partial mode is an error");
 	ld_cmdline_free(&cmd);
 	ok(parse(&cmd, unknown) != 0, "unknown --lto-* option is an error");

@@ -1,0 +1,37 @@
+#!/bin/sh
+# Compare two kernel consoles (non-LTO and LTO) the way a person would:
+# the same messages in the same order, once timestamps, the version
+# banner, memory sizes and addresses are set aside.  Fails on any other
+# difference, and on an oops or BUG in either console.
+# Usage: compare-console.sh REFERENCE.log CANDIDATE.log
+set -u
+
+# normalize LOG: what must match between the two kernels
+normalize() {
+	sed -e 's/\r$//' \
+	    -e 's/^\[ *[0-9]*\.[0-9]*\] //' \
+	    -e '/^Linux version /d' \
+	    -e 's/^Memory: .*/Memory: <sizes>/' \
+	    -e 's/0x[0-9a-f]\{6,\}/<addr>/g' \
+	    -e 's/[0-9a-f]\{8\}-[0-9a-f]\{8\}/<range>/g' \
+	    -e 's/ [0-9]\+ \(K\|kB\|KiB\)\b/ <n> \1/g' \
+	    -e 's/(\([0-9]\+\) kB)/(<n> kB)/g' \
+	    -e '/^qemu-system-arm: /d' "$1"
+}
+
+status=0
+for log in "$1" "$2"; do
+	if grep -Eq 'Oops|BUG:|Unable to handle|Internal error|WARNING: CPU' "$log"; then
+		echo "compare-console: $log: the kernel reported an error:" >&2
+		grep -E 'Oops|BUG:|Unable to handle|Internal error|WARNING: CPU' "$log" | head -5 >&2
+		status=1
+	fi
+done
+normalize "$1" > "$1.norm"
+normalize "$2" > "$2.norm"
+if ! diff -u "$1.norm" "$2.norm" > "$2.diff"; then
+	echo "compare-console: the consoles differ (see $2.diff):" >&2
+	head -40 "$2.diff" >&2
+	status=1
+fi
+exit $status
