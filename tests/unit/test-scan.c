@@ -277,6 +277,27 @@ static void test_archives(void)
 	   "scan_file_kind sees the marker");
 	free(path);
 
+	/*
+	 * Header forms binutils writes: a name field with a trailing '/'
+	 * after the long-name index, and "/N:OFFSET" for a member of a
+	 * regular archive named by a thin one (lib.a holds an IR member).
+	 */
+	{
+		const char *names = "m1.o/\nlib.a/\n";
+		char field[17];
+
+		memcpy(ar, "!<thin>\n", 8);
+		off = add_member(ar, 8, "//", (const unsigned char *)names, strlen(names));
+		off += ar_header(ar + off, "/0             /", nobj);
+		snprintf(field, sizeof(field), "/6:%d", 8 + 60 + 30 + 60 + (int)nplain + (int)(nplain & 1));
+		off += ar_header(ar + off, field, nobj);
+		path = in_dir("forms.a");
+		write_bytes(path, ar, off);
+		free(path);
+	}
+	ok(scan("forms.a", &t, NULL) == 0 && t.objects == 2 && t.ir == 2,
+	   "thin archive: '/N   /' names and a /N:OFFSET member of a regular archive");
+
 	path = in_dir("sub/m2.o");
 	unlink(path);
 	free(path);
