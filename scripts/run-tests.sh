@@ -1,7 +1,9 @@
 #!/bin/sh
 # All tests, from a fresh checkout: set-up, build, `make check` (unit and
-# toolchain tests), then the same suite built with AddressSanitizer and
-# UBSan.  Ends with one line: "N passed, N failed".
+# toolchain tests), the same suite built with AddressSanitizer and UBSan,
+# then the kernel check: mps2 built with and without GCC LTO through
+# lto-ld (compiles cached by ccache), both booted in QEMU, consoles
+# compared.  Ends with one line: "N passed, N failed".
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +22,17 @@ for variant in default asan; do
 	[ -f "$dir/test-suite.log" ] || rc=1
 done
 
-# count_results: the harness' totals of both builds
-awk '/^# (PASS|XPASS|SKIP):/ { p += $3 } /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
-     END { printf "%d passed, %d failed\n", p, f }' \
+echo "== kernel: mps2 with and without LTO, built and booted =="
+kernel=0
+if KERNEL_CC="ccache arm-linux-gnueabihf-gcc" \
+	"$top/scripts/kernel.sh" "$top/_build/default/lto-ld" check; then
+	kernel=1
+else
+	rc=1
+fi
+
+# the harness' totals of both builds, plus the kernel check
+awk -v k=$kernel '/^# (PASS|XPASS|SKIP):/ { p += $3 } /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
+     END { p += k; f += 1 - k; printf "%d passed, %d failed\n", p, f }' \
 	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log 2>/dev/null
 exit $rc

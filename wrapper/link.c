@@ -9,6 +9,7 @@
  * Outputs lto-ld writes itself go to a temporary name and are renamed.
  */
 #include "link.h"
+#include "debuganchors.h"
 #include "inputs.h"
 #include "ldopts.h"
 #include "run.h"
@@ -284,7 +285,11 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
 	free(options);
 	env_with(&env, settings.v);
-	rc = finish_output(run_wait(argv.v, env.v), cmd->output);
+	rc = run_wait(argv.v, env.v);
+	/* A native object from LTO: its debug anchors are local from now on. */
+	if (rc == 0 && linker_output && !strcmp(linker_output, "nolto-rel"))
+		rc = debug_anchors_localize(tc, out);
+	rc = finish_output(rc, cmd->output);
 done:
 	free(jobs_flag);
 	strvec_clear(&argv);

@@ -62,6 +62,20 @@ partial() {
 		"$ld" -r --lto-partial=ir -o mixir.o foo.o native-bar.o
 	[ ! -e mixir.o ] && ok "$name: ...and leaves no output" || not_ok "$name: ...and leaves no output"
 
+	# GCC's early-debug anchors (<file>.<hash>, weak hidden in .debug_info)
+	# become local in native output: nm shows them as N, not W.
+	for f in foo bar; do "${prefix}gcc" -O2 -g -flto -c "../$f.c" -o "g-$f.o"; done
+	"$ld" -r -o g.o g-foo.o g-bar.o
+	"${prefix}gcc" -O2 -g -flto -r -flinker-output=nolto-rel -o g-ctl.o g-foo.o g-bar.o
+	weak=$("$nm" g.o | grep -Ec ' W [a-z]+\.c\.[0-9a-f]+$')
+	local=$("$nm" g.o | grep -Ec ' N [a-z]+\.c\.[0-9a-f]+$')
+	ctl=$("$nm" g-ctl.o | grep -Ec ' W [a-z]+\.c\.[0-9a-f]+$')
+	if [ "$weak" -eq 0 ] && [ "$local" -eq 2 ] && [ "$ctl" -eq 2 ]; then
+		ok "$name: debug anchors are local in native -r output (gcc -r leaves $ctl weak)"
+	else
+		not_ok "$name: debug anchors are local in native -r output ($weak weak, $local local, control $ctl)"
+	fi
+
 	# An archive linked on demand cannot go into a thin archive: native instead.
 	"${prefix}ar" rc --plugin "$("${prefix}gcc" -print-file-name=liblto_plugin.so)" libbar.a bar.o
 	out=$("$ld" -r --lto-partial=thin -o fallback.o foo.o libbar.a 2>&1)

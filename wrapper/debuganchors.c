@@ -1,0 +1,155 @@
+#include "debuganchors.h"
+#include "ldopts.h"
+#include "run.h"
+#include "strvec.h"
+#include "tmp.h"
+#include "toolchain.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SHT_SYMTAB 2
+#define SHF_ALLOC 0x2
+#define STB_WEAK 2
+#define STV_HIDDEN 2
+#define SHN_LORESERVE 0xff00
+
+struct elf_file {
+	unsigned char *data;
+	size_t size;
+	bool is64, big_endian;
+};
+
+static uint64_t get(const struct elf_file *f, size_t off, int size)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v = (v << 8) | f->data[off + (size_t)(f->big_endian ? i : size - 1 - i)];
+	return v;
+}
+
+/* Our own output, just written: read it whole (it is not an input scan). */
+static int load(const char *path, struct elf_file *f)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t done = 0;
+
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return error("%s: %s", path, strerror(errno));
+	f->size = (size_t)st.st_size;
+	f->data = xmalloc(f->size + 1);
+	while (done < f->size) {
+		ssize_t got = read(fd, f->data + done, f->size - done);
+
+		if (got <= 0)
+			break;
+		done += (size_t)got;
+	}
+	close(fd);
+	if (done != f->size || f->size < 64 || memcmp(f->data, "\177ELF", 4))
+		return error("%s: not a readable ELF file", path);
+	f->is64 = f->data[4] == 2;
+	f->big_endian = f->data[5] == 2;
+	return 0;
+}
+
+int debug_anchors_find(const char *path, struct strvec *names)
+{
+	struct elf_file f = { NULL, 0, false, false };
+	uint64_t shoff;
+	unsigned shentsize, shnum;
+	int rc = 0;
+
+	if (load(path, &f))
+		return 1;
+	shoff = get(&f, f.is64 ? 40 : 32, f.is64 ? 8 : 4);
+	shentsize = (unsigned)get(&f, f.is64 ? 58 : 46, 2);
+	shnum = (unsigned)get(&f, f.is64 ? 60 : 48, 2);
+	if (shnum == 0 || shoff + (uint64_t)shnum * shentsize > f.size) {
+		free(f.data);
+		return error("%s: bad section headers", path);
+	}
+	for (unsigned i = 0; i < shnum; i++) {
+		size_t sh = (size_t)shoff + (size_t)i * shentsize;
+		uint64_t off, size, entsize, stroff, strsize;
+		size_t link_sh;
+
+		if (get(&f, sh + 4, 4) != SHT_SYMTAB)
+			continue;
+		off = get(&f, sh + (f.is64 ? 24 : 16), f.is64 ? 8 : 4);
+		size = get(&f, sh + (f.is64 ? 32 : 20), f.is64 ? 8 : 4);
+		entsize = get(&f, sh + (f.is64 ? 56 : 36), f.is64 ? 8 : 4);
+		link_sh = (size_t)shoff + (size_t)get(&f, sh + (f.is64 ? 40 : 24), 4) * shentsize;
+		if (link_sh + shentsize > f.size)
+			break;
+		stroff = get(&f, link_sh + (f.is64 ? 24 : 16), f.is64 ? 8 : 4);
+		strsize = get(&f, link_sh + (f.is64 ? 32 : 20), f.is64 ? 8 : 4);
+		if (!entsize || off + size > f.size || stroff + strsize > f.size) {
+			rc = error("%s: bad symbol table", path);
+			break;
+		}
+		for (uint64_t s = off; s + entsize <= off + size; s += entsize) {
+			uint32_t name = (uint32_t)get(&f, (size_t)s, 4);
+			unsigned info = f.data[s + (f.is64 ? 4 : 12)];
+			unsigned other = f.data[s + (f.is64 ? 5 : 13)];
+			unsigned shndx = (unsigned)get(&f, (size_t)s + (f.is64 ? 6 : 14), 2);
+			uint64_t flags;
+
+			if ((info >> 4) != STB_WEAK || (other & 3) != STV_HIDDEN ||
+			    shndx == 0 || shndx >= SHN_LORESERVE || shndx >= shnum ||
+			    name >= strsize)
+				continue;
+			flags = get(&f, (size_t)shoff + (size_t)shndx * shentsize + 8,
+				    f.is64 ? 8 : 4);
+			if (!(flags & SHF_ALLOC))
+				strvec_push(names, (char *)f.data + stroff + name);
+		}
+	}
+	free(f.data);
+	return rc;
+}
+
+int debug_anchors_localize(const struct toolchain *tc, const char *path)
+{
+	struct strvec names = STRVEC_INIT, argv = STRVEC_INIT;
+	char *objcopy_name, *list, *at;
+	int rc;
+
+	if (debug_anchors_find(path, &names))
+		return 1;
+	if (names.n == 0)
+		return 0;
+	objcopy_name = xasprintf("%sobjcopy", tc->prefix);
+	strvec_push_nodup(&argv, find_program(objcopy_name));
+	if (!argv.v[0]) {
+		rc = error("cannot find '%s' (needed to tidy %s)", objcopy_name, path);
+		goto out;
+	}
+	list = tmp_file("debug-anchors.txt");
+	at = list ? ld_write_response_file(list, names.v) : NULL;
+	if (!at) {
+		rc = 1;
+		goto out;
+	}
+	strvec_pushf(&argv, "--localize-symbols=%s", at + 1);
+	free(at);
+	strvec_push(&argv, path);
+	trace("making %zu debug anchor symbols local in %s", names.n, path);
+	rc = run_wait(argv.v, NULL);
+	if (rc)
+		rc = error("%s failed (exit %d) on %s", argv.v[0], rc, path);
+out:
+	free(objcopy_name);
+	strvec_clear(&names);
+	strvec_clear(&argv);
+	return rc;
+}
