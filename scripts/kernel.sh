@@ -23,6 +23,9 @@ series_dir=$top/kernel-patches/6.12
 cross=arm-linux-gnueabihf-
 kernel_cc=${KERNEL_CC:-${cross}gcc}
 jobs=$(nproc)
+# ccache (CI): paths below the cache folder count as relative, so a fresh
+# tree at another path still hits the cache.
+export CCACHE_BASEDIR="$cache" CCACHE_NOHASHDIR=1
 
 # series_id: a hash of the series, so a changed series gets a fresh tree
 series_id() {
