@@ -73,7 +73,7 @@ init_image() {
 	${cross}as -mcpu=cortex-m3 -mthumb -o "$d/init.o" "$top/tests/kernel/init-flat.S"
 	${cross}ld -Ttext=0x40 -e _start -o "$d/init.elf" "$d/init.o"
 	${cross}objcopy -O binary "$d/init.elf" "$d/init.bin"
-	"$d/mkflat" "$d/init.bin" "$d/init"
+	"$d/mkflat" -t "$d/init.bin" "$d/init"
 	cat > "$d/initramfs.list" <<LIST
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1

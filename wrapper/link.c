@@ -437,15 +437,14 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 	return 1;
 }
 
-static int version_or_help(int argc, char **argv, const struct ld_cmdline *cmd,
-			   struct toolchain *tc)
+static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
 	int rc;
 
+	/* lto-ld's own options are not ld's: kbuild's ld-option probes with -v */
 	strvec_push(&args, tc->real_tool);
-	for (int i = 1; i < argc; i++)
-		strvec_push(&args, argv[i]);
+	strvec_pushv(&args, cmd->args.v ? cmd->args.v : (char *[]){ NULL });
 	fflush(stdout);
 	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);
@@ -473,7 +472,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
 	tmp_keep(cmd.save_temps);
 	if (cmd.version || cmd.help) {
-		rc = version_or_help(argc, argv, &cmd, tc);
+		rc = version_or_help(&cmd, tc);
 		goto out;
 	}
 	resolve_libraries(&cmd, tc);

@@ -2,7 +2,10 @@
  * mkflat: wrap a flat, position-independent program image into a FLAT
  * (bFLT version 4) executable for no-MMU Linux.  No relocations are
  * written, so the image must not need any (see init-flat.S).
- * Usage: mkflat IMAGE.bin OUTPUT [STACK-SIZE]
+ * Usage: mkflat [-t] IMAGE.bin OUTPUT [STACK-SIZE]
+ *   -t  the entry point is Thumb code: the kernel starts the program in
+ *       Thumb state only when bit 0 of the entry address is set (ARMv7-M
+ *       has no other state).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,10 +46,15 @@ int main(int argc, char **argv)
 	FILE *in, *out;
 	static unsigned char image[1 << 20];
 	size_t len;
-	uint32_t end;
+	uint32_t end, thumb = 0;
 
+	if (argc > 1 && !strcmp(argv[1], "-t")) {
+		thumb = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: mkflat IMAGE.bin OUTPUT [STACK-SIZE]\n");
+		fprintf(stderr, "usage: mkflat [-t] IMAGE.bin OUTPUT [STACK-SIZE]\n");
 		return 2;
 	}
 	in = fopen(argv[1], "rb");
@@ -64,7 +72,7 @@ int main(int argc, char **argv)
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(hdr.magic, "bFLT", 4);
 	hdr.rev = htonl(FLAT_VERSION);
-	hdr.entry = htonl(FLAT_HEADER_SIZE);
+	hdr.entry = htonl(FLAT_HEADER_SIZE | thumb);
 	hdr.data_start = htonl(end);
 	hdr.data_end = htonl(end);
 	hdr.bss_end = htonl(end);

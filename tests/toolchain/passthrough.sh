@@ -66,6 +66,12 @@ first=$("$BIN/lto-ld" --version | head -n 1)
 case $first in "GNU ld "*) ok "first --version line looks like GNU ld's (kbuild)";;
 	*) not_ok "first --version line looks like GNU ld's: $first";; esac
 
+# kbuild's ld-option probe: LD FLAGS OPTION -v, where FLAGS may hold lto-ld's own
+check "-v after lto-ld's own options (kbuild's ld-option probe)" \
+	"$BIN/lto-ld" --lto-flags=-Wno-lto-type-mismatch --lto-partial=native --no-warn-rwx-segments -v
+check_fails "-v with an option ld does not know still fails, as ld's probe expects" "unrecognized option" \
+	"$BIN/lto-ld" --no-such-option -v
+
 # PATH loops: "ld" first in PATH is lto-ld itself; it must still find the real ld.
 mkdir loop && ln -s "$LTO_LD" loop/ld
 if out=$(PATH="$WORK/loop:$PATH" "$WORK/loop/ld" --version 2>&1) &&
