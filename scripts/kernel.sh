@@ -144,11 +144,11 @@ measure() {
 	for v in nolto lto; do
 		rm -rf "$cache/kbuild/$1-$v"
 		configure "$1" "$v"
-		timed "$1-$v-build" kmake "$1" "$v" -j"$jobs" vmlinux
+		timed "$1-$v-build" "$1" "$v" -j"$jobs" vmlinux
 	done
 	for v in nolto lto; do
 		touch "$tree/init/main.c"
-		timed "$1-$v-rebuild" kmake "$1" "$v" -j"$jobs" vmlinux
+		timed "$1-$v-rebuild" "$1" "$v" -j"$jobs" vmlinux
 	done
 	[ "$1" = mps2 ] || return 0
 	for v in nolto lto; do
@@ -188,13 +188,28 @@ AWK
 	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | |"
 }
 
-# suite TARGETS: measure every target, then print and save the table
+# readme_table FILE: put FILE between the kernel-results markers of README.md
+readme_table() {
+	awk -v table="$1" '
+		/<!-- kernel-results -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+		/<!-- \/kernel-results -->/ { skip = 0 }
+		!skip { print }' "$top/README.md" > "$top/README.md.tmp" &&
+	mv "$top/README.md.tmp" "$top/README.md"
+}
+
+# suite TARGETS: measure every target, then print the table and put it in the README
 suite() {
 	[ $# -gt 0 ] || set -- mps2 stm32
 	times=$cache/times.txt
 	: > "$times"
 	for t in "$@"; do measure "$t"; done
-	table "$@" | tee "$cache/results.md"
+	{
+		table "$@"
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD suite $*\`."
+	} > "$cache/results.md"
+	cat "$cache/results.md"
+	readme_table "$cache/results.md"
 	grep -q 'FAILED\|DIFFERENT' "$times" && return 1
 	return 0
 }
