@@ -33,10 +33,12 @@ series_id() {
 		sha256sum | cut -c1-12
 }
 
-# prepare_tree: extract the tarball and apply the series, once per series
+# prepare_tree: extract the tarball and apply the series, again only when
+# the series changed (the path stays the same, so ccache keeps hitting)
 prepare_tree() {
-	tree=$cache/linux-6.12-$(series_id)
-	[ -f "$tree/.lto-ld-series-applied" ] && return 0
+	tree=$cache/linux-6.12
+	id=$(series_id)
+	[ "$(cat "$tree/.lto-ld-series" 2>/dev/null)" = "$id" ] && return 0
 	echo "kernel: extracting $tarball into $tree"
 	rm -rf "$tree" "$tree.tmp"
 	mkdir -p "$tree.tmp"
@@ -45,7 +47,7 @@ prepare_tree() {
 		case $patch in ''|'#'*) continue;; esac
 		patch -d "$tree.tmp" -p1 -s --no-backup-if-mismatch < "$series_dir/$patch"
 	done < "$series_dir/series"
-	touch "$tree.tmp/.lto-ld-series-applied"
+	echo "$id" > "$tree.tmp/.lto-ld-series"
 	mv "$tree.tmp" "$tree"
 }
 

@@ -52,8 +52,9 @@ static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
 /* ---- building the real ld's command line ---- */
 
 /*
- * The caller's arguments (minus -o unless KEEP_OUTPUT), with lto-ld thin archives that are not
- * already under --whole-archive wrapped so every member is linked.
+ * The caller's arguments (without -o unless KEEP_OUTPUT), with lto-ld thin
+ * archives not already under --whole-archive wrapped so that every member
+ * is linked.
  */
 static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 			   const struct inputs_info *info, bool keep_output)
@@ -75,6 +76,10 @@ static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 			strvec_push(out, "--push-state");
 			strvec_push(out, "--whole-archive");
 			strvec_push(out, cmd->args.v[i]);
+			/* "-l NAME" is two arguments */
+			if (in->is_library && i + 1 < cmd->args.n &&
+			    cmd->roles[i + 1] == ROLE_INPUT && in->name == cmd->args.v[i + 1])
+				strvec_push(out, cmd->args.v[++i]);
 			strvec_push(out, "--pop-state");
 			continue;
 		}

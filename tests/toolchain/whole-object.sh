@@ -88,6 +88,26 @@ whole() {
 	cd ..
 }
 
+# A thin ld -r output found through -l, in both spellings: still whole objects.
+lib_spellings() {
+	mkdir lspell && cd lspell || return
+	gcc -O2 -flto -c ../ctor.c -o ctor.o
+	gcc -O2 -flto -c ../main.c -o main.o
+	"$BIN/lto-ld" -r --lto-partial=thin -o libparts.a ctor.o
+	for spelling in "-lparts" "-l parts"; do
+		rm -f t
+		# shellcheck disable=SC2086
+		"$BIN/lto-ld" -e main --unresolved-symbols=ignore-all -o t main.o -L. $spelling
+		if readelf -SW t 2>/dev/null | grep -q '\.init_array'; then
+			ok "thin ld -r output given as '$spelling': its constructor is linked"
+		else
+			not_ok "thin ld -r output given as '$spelling': its constructor is linked"
+		fi
+	done
+	cd ..
+}
+lib_spellings
+
 whole "" host
 if have arm-linux-gnueabihf-gcc && have qemu-arm; then
 	whole arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
