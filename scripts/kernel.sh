@@ -122,7 +122,7 @@ boot() {
 check() {
 	for v in nolto lto; do
 		build mps2 $v
-		boot $v || { echo "kernel: mps2-$v did not reach init" >&2; return 1; }
+		boot $v || { echo "kernel: mps2-$v did not run /init (see its console.log)" >&2; return 1; }
 	done
 	"$top/tests/kernel/compare-console.sh" "$cache/kbuild/mps2-nolto/console.log" \
 		"$cache/kbuild/mps2-lto/console.log"
@@ -155,7 +155,7 @@ measure() {
 	[ "$1" = mps2 ] || return 0
 	for v in nolto lto; do
 		kmake mps2 $v arm/mps2-an385.dtb
-		if boot $v; then echo "mps2-$v-boot,reached init" >> "$times"
+		if boot $v; then echo "mps2-$v-boot,userspace /init ran" >> "$times"
 		else echo "mps2-$v-boot,FAILED" >> "$times"; fi
 	done
 	if "$top/tests/kernel/compare-console.sh" "$cache/kbuild/mps2-nolto/console.log" \
