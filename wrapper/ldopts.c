@@ -633,7 +633,8 @@ const char *partial_mode_name(enum partial_mode mode)
 
 /*
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
- * --lto-flags=FLAGS and -save-temps.  Returns how many arguments were consumed (0: not ours),
+ * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
+ * --lto-keep-symbol=GLOB and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
 static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
@@ -652,6 +653,18 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 		if (i + 1 >= n)
 			return error("%s: missing argument", a), -1;
 		return partial_mode_parse(args[i + 1], &cmd->partial) ? -1 : 2;
+	}
+	if (!strcmp(a, "--lto-whole-program")) {
+		cmd->whole_program = true;
+		return 1;
+	}
+	if (starts_with(a, "--lto-keep=") && a[11]) {
+		strvec_push(&cmd->keep_files, a + 11);
+		return 1;
+	}
+	if (starts_with(a, "--lto-keep-symbol=") && a[18]) {
+		strvec_push(&cmd->keep_symbols, a + 18);
+		return 1;
 	}
 	if (starts_with(a, "--lto-flags=")) {
 		ld_split_response(a + strlen("--lto-flags="), &cmd->lto_flags);
@@ -868,5 +881,7 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	strvec_clear(&cmd->args);
 	strvec_clear(&cmd->libdirs);
 	strvec_clear(&cmd->lto_flags);
+	strvec_clear(&cmd->keep_files);
+	strvec_clear(&cmd->keep_symbols);
 	memset(cmd, 0, sizeof(*cmd));
 }

@@ -56,6 +56,9 @@ struct ld_cmdline {
 	enum partial_mode partial;
 	bool save_temps;
 	struct strvec lto_flags;	/* --lto-flags: options for the LTO step */
+	bool whole_program;		/* --lto-whole-program */
+	struct strvec keep_files;	/* --lto-keep=FILE */
+	struct strvec keep_symbols;	/* --lto-keep-symbol=GLOB */
 	bool had_own_options;	/* some were given: args differs from argv */
 };
 

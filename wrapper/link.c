@@ -248,6 +248,42 @@ static bool env_true(const char *name)
 }
 
 /*
+ * The plugin: lto-ld's own in front of GCC's when it is there, with the
+ * link policy as its options; else GCC's (policy options are then an error).
+ */
+static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
+		       const struct toolchain *tc)
+{
+	bool policy = cmd->whole_program || cmd->keep_files.n ||
+		      cmd->keep_symbols.n;
+
+	for (size_t i = 0; i < cmd->keep_files.n; i++)
+		if (!is_regular_file(cmd->keep_files.v[i]))
+			return error("%s: keep file not found (--lto-keep)",
+				     cmd->keep_files.v[i]);
+
+	if (!tc->proxy) {
+		if (policy)
+			return error("--lto-whole-program and --lto-keep need "
+				     "lto-ld-plugin.so, which was not found "
+				     "(not built, or LTO_LD_PLUGIN is set)");
+		strvec_push(argv, "-plugin");
+		strvec_push(argv, tc->plugin);
+		return 0;
+	}
+	strvec_push(argv, "-plugin");
+	strvec_push(argv, tc->proxy);
+	strvec_pushf(argv, "-plugin-opt=lto-ld:gcc-plugin=%s", tc->gcc_plugin);
+	if (cmd->whole_program)
+		strvec_push(argv, "-plugin-opt=lto-ld:whole-program");
+	for (size_t i = 0; i < cmd->keep_files.n; i++)
+		strvec_pushf(argv, "-plugin-opt=lto-ld:keep-file=%s", cmd->keep_files.v[i]);
+	for (size_t i = 0; i < cmd->keep_symbols.n; i++)
+		strvec_pushf(argv, "-plugin-opt=lto-ld:keep=%s", cmd->keep_symbols.v[i]);
+	return 0;
+}
+
+/*
  * Run the real ld with the LTO plugin.  LINKER_OUTPUT is NULL for a final
  * link, "nolto-rel" or "rel" for ld -r.  The plugin appends its own
  * -flinker-output=rel for -r unless told the output kind is known.
@@ -264,9 +300,12 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	res = tmp_file("link.res");
 	if (!out || !res || ltrans_jobs(&jobs_flag))
 		return 1;
+	options = NULL;
 	strvec_push(&argv, tc->real_tool);
-	strvec_push(&argv, "-plugin");
-	strvec_push(&argv, tc->plugin);
+	if (push_plugin(&argv, cmd, tc)) {
+		rc = 1;
+		goto done;
+	}
 	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
 	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
 	if (linker_output) {
@@ -475,6 +514,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	if (ld_parse(argc, argv, &cmd))
 		return 1;
 	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
+	cmd.whole_program = cmd.whole_program || env_true("LTO_LD_WHOLE_PROGRAM");
 	tmp_keep(cmd.save_temps);
 	if (cmd.version || cmd.help) {
 		rc = version_or_help(&cmd, tc);

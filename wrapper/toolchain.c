@@ -137,6 +137,34 @@ static char *ask_compiler(const char *cc, const char *arg)
 	return out;
 }
 
+/*
+ * lto-ld's own plugin: next to this program (a build tree), else where
+ * make install put it.
+ */
+static char *find_proxy_plugin(void)
+{
+	char self[4096];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *dir, *path;
+
+	if (len > 0) {
+		self[len] = '\0';
+		dir = dir_name(self);
+		path = path_join(dir, "lto-ld-plugin.so");
+		free(dir);
+		if (is_regular_file(path))
+			return path;
+		free(path);
+	}
+#ifdef LTO_LD_PLUGIN_DIR
+	path = path_join(LTO_LD_PLUGIN_DIR, "lto-ld-plugin.so");
+	if (is_regular_file(path))
+		return path;
+	free(path);
+#endif
+	return NULL;
+}
+
 int toolchain_find_lto(struct toolchain *tc)
 {
 	char *cc_path = find_program(tc->cc);
@@ -173,6 +201,8 @@ int toolchain_find_lto(struct toolchain *tc)
 	if (!is_regular_file(tc->plugin))
 		return error("%s: LTO plugin not found (LTO_LD_PLUGIN)",
 			     tc->plugin);
+	if (!(env_plugin && *env_plugin))
+		tc->proxy = find_proxy_plugin();
 	return 0;
 }
 
@@ -228,5 +258,6 @@ void toolchain_free(struct toolchain *tc)
 	free(tc->lto_wrapper);
 	free(tc->gcc_plugin);
 	free(tc->plugin);
+	free(tc->proxy);
 	memset(tc, 0, sizeof(*tc));
 }

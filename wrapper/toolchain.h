@@ -20,6 +20,7 @@ struct toolchain {
 	char *lto_wrapper;	/* filled by toolchain_find_lto() */
 	char *gcc_plugin;	/* GCC's liblto_plugin.so */
 	char *plugin;		/* the plugin lto-ld loads (LTO_LD_PLUGIN or GCC's) */
+	char *proxy;		/* lto-ld-plugin.so, in front of GCC's (or NULL) */
 	int gcc_major;
 };
 
