@@ -300,7 +300,6 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	res = tmp_file("link.res");
 	if (!out || !res || ltrans_jobs(&jobs_flag))
 		return 1;
-	options = NULL;
 	strvec_push(&argv, tc->real_tool);
 	if (push_plugin(&argv, cmd, tc)) {
 		rc = 1;
