@@ -127,34 +127,31 @@ static void apply_policy(int nsyms, struct ld_plugin_symbol *syms)
 	}
 }
 
+/* After the linker answered get_symbols: the policy on its resolutions. */
+static enum ld_plugin_status resolved(enum ld_plugin_status st, int nsyms,
+				      struct ld_plugin_symbol *syms)
+{
+	if (st == LDPS_OK || st == LDPS_NO_SYMS)
+		apply_policy(nsyms, syms);
+	return st;
+}
+
 static enum ld_plugin_status get_symbols_v1(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	enum ld_plugin_status st = self.get_symbols(handle, nsyms, syms);
-
-	if (st == LDPS_OK)
-		apply_policy(nsyms, syms);
-	return st;
+	return resolved(self.get_symbols(handle, nsyms, syms), nsyms, syms);
 }
 
 static enum ld_plugin_status get_symbols_v2(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	enum ld_plugin_status st = self.get_symbols_v2(handle, nsyms, syms);
-
-	if (st == LDPS_OK)
-		apply_policy(nsyms, syms);
-	return st;
+	return resolved(self.get_symbols_v2(handle, nsyms, syms), nsyms, syms);
 }
 
 static enum ld_plugin_status get_symbols_v3(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	enum ld_plugin_status st = self.get_symbols_v3(handle, nsyms, syms);
-
-	if (st == LDPS_OK || st == LDPS_NO_SYMS)
-		apply_policy(nsyms, syms);
-	return st;
+	return resolved(self.get_symbols_v3(handle, nsyms, syms), nsyms, syms);
 }
 
 /* ---- onload ---- */
