@@ -138,11 +138,15 @@ static char *ask_compiler(const char *cc, const char *arg)
 }
 
 /*
- * lto-ld's own plugin: next to this program (a build tree), else where
- * make install put it.
+ * lto-ld's own plugin: next to this program (a build tree), in
+ * ../libexec/lto-ld/ from it (an install, wherever it was moved), else
+ * where make install put it.
  */
 static char *find_proxy_plugin(void)
 {
+	static const char *const beside[] = {
+		"lto-ld-plugin.so", "../libexec/lto-ld/lto-ld-plugin.so",
+	};
 	char self[4096];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *dir, *path;
@@ -150,11 +154,15 @@ static char *find_proxy_plugin(void)
 	if (len > 0) {
 		self[len] = '\0';
 		dir = dir_name(self);
-		path = path_join(dir, "lto-ld-plugin.so");
+		for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
+			path = path_join(dir, beside[i]);
+			if (is_regular_file(path)) {
+				free(dir);
+				return path;
+			}
+			free(path);
+		}
 		free(dir);
-		if (is_regular_file(path))
-			return path;
-		free(path);
 	}
 #ifdef LTO_LD_PLUGIN_DIR
 	path = path_join(LTO_LD_PLUGIN_DIR, "lto-ld-plugin.so");

@@ -16,6 +16,10 @@ done
 gccdir=$inst/libexec/lto-ld
 [ -x "$gccdir/ld" ] && "$gccdir/ld" --version | tail -n 1 | grep -q '^lto-ld' &&
 	ok "libexec/lto-ld/ld is lto-ld" || not_ok "libexec/lto-ld/ld is lto-ld"
+if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
+	[ -f "$gccdir/lto-ld-plugin.so" ] && ok "installed libexec/lto-ld/lto-ld-plugin.so" ||
+		not_ok "installed libexec/lto-ld/lto-ld-plugin.so"
+fi
 targets=$(sed -n 's/^LTO_LD_TARGETS = *//p' "$TOP_BUILDDIR/Makefile")
 for t in $targets; do
 	[ -x "$inst/bin/$t-lto-ld" ] && ok "installed bin/$t-lto-ld" || not_ok "installed bin/$t-lto-ld"
@@ -29,6 +33,12 @@ seed() {
 	for f in foo bar main; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
 	check "$name: thin ld -r with the installed ${prefix}lto-ld" \
 		"$inst/bin/${prefix}lto-ld" -r --lto-partial=thin -o foobar.o foo.o bar.o
+	if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
+		out=$(LTO_LD_VERBOSE=1 "$inst/bin/${prefix}lto-ld" -r -o native.o foo.o bar.o 2>&1)
+		printf '%s' "$out" | grep -q -- "-plugin $inst/bin/../libexec/lto-ld/lto-ld-plugin.so" &&
+			ok "$name: the installed lto-ld loads the installed plugin" ||
+			{ not_ok "$name: the installed lto-ld loads the installed plugin"; diag "$out"; }
+	fi
 	check "$name: ${prefix}gcc -flto -B$gccdir/ final link" \
 		"${prefix}gcc" -O2 -flto -B"$gccdir/" -o prog main.o foobar.o
 	"$@" ./prog; rc=$?
