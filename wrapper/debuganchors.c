@@ -7,13 +7,10 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define SHT_SYMTAB 2
 #define SHF_ALLOC 0x2
@@ -39,24 +36,14 @@ static uint64_t get(const struct elf_file *f, size_t off, int size)
 /* Our own output, just written: read it whole (it is not an input scan). */
 static int load(const char *path, struct elf_file *f)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t done = 0;
-
-	if (fd < 0 || fstat(fd, &st) != 0)
+	f->data = (unsigned char *)read_file(path, &f->size);
+	if (!f->data)
 		return error("%s: %s", path, strerror(errno));
-	f->size = (size_t)st.st_size;
-	f->data = xmalloc(f->size + 1);
-	while (done < f->size) {
-		ssize_t got = read(fd, f->data + done, f->size - done);
-
-		if (got <= 0)
-			break;
-		done += (size_t)got;
+	if (f->size < 64 || memcmp(f->data, "\177ELF", 4)) {
+		free(f->data);
+		f->data = NULL;
+		return error("%s: not an ELF file", path);
 	}
-	close(fd);
-	if (done != f->size || f->size < 64 || memcmp(f->data, "\177ELF", 4))
-		return error("%s: not a readable ELF file", path);
 	f->is64 = f->data[4] == 2;
 	f->big_endian = f->data[5] == 2;
 	return 0;

@@ -2,12 +2,9 @@
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 enum has_arg { NO_ARG, REQ_ARG, OPT_ARG };
 
@@ -382,35 +379,6 @@ char *ld_write_response_file(const char *path, char *const *args)
 	return xasprintf("@%s", path);
 }
 
-/* The whole file as a string, or NULL when it cannot be read as a file. */
-static char *read_text_file(const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY);
-	char *buf;
-	size_t len = 0;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return NULL;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	while (len < (size_t)st.st_size) {
-		ssize_t got = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-}
-
 static int expand(int argc, char *const *argv, struct strvec *out, int depth,
 		  const char *parent)
 {
@@ -423,7 +391,7 @@ static int expand(int argc, char *const *argv, struct strvec *out, int depth,
 			strvec_push(out, argv[i]);
 			continue;
 		}
-		text = read_text_file(argv[i] + 1);
+		text = read_file(argv[i] + 1, NULL);
 		if (!text) {
 			/* As libiberty: an unreadable @file is an ordinary argument. */
 			strvec_push(out, argv[i]);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define AR_HDR_SIZE 60
@@ -31,26 +30,6 @@ static void put_be32(unsigned char *p, uint32_t v)
 	p[1] = (unsigned char)(v >> 16);
 	p[2] = (unsigned char)(v >> 8);
 	p[3] = (unsigned char)v;
-}
-
-static int read_whole(const char *path, unsigned char **buf, size_t *len)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t got;
-
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return error("%s: %s", path, strerror(errno));
-	}
-	*len = (size_t)st.st_size;
-	*buf = xmalloc(*len + 1);
-	got = read(fd, *buf, *len);
-	close(fd);
-	if (got != (ssize_t)*len)
-		return error("%s: short read", path);
-	return 0;
 }
 
 static int write_whole(const char *path, const unsigned char *buf, size_t len)
@@ -100,8 +79,9 @@ int thinar_mark(const char *path)
 	bool has_index;
 	int rc;
 
-	if (read_whole(path, &old, &len))
-		return 1;
+	old = (unsigned char *)read_file(path, &len);
+	if (!old)
+		return error("%s: %s", path, strerror(errno));
 	if (len < 8 || memcmp(old, "!<thin>\n", 8)) {
 		free(old);
 		return error("%s: not a thin archive", path);

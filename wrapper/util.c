@@ -2,6 +2,7 @@
 #include "tmp.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,43 @@ char *path_join(const char *dir, const char *name)
 	if (ends_with(dir, "/"))
 		return xasprintf("%s%s", dir, name);
 	return xasprintf("%s/%s", dir, name);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t done = 0;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (errno == 0 || S_ISDIR(st.st_mode))
+			errno = EISDIR;
+		close(fd);
+		return NULL;
+	}
+	buf = xmalloc((size_t)st.st_size + 1);
+	while (done < (size_t)st.st_size) {
+		ssize_t got = read(fd, buf + done, (size_t)st.st_size - done);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = EIO;	/* the file shrank under us */
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		done += (size_t)got;
+	}
+	close(fd);
+	buf[done] = '\0';
+	if (len)
+		*len = done;
+	return buf;
 }
 
 bool is_regular_file(const char *path)

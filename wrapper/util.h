@@ -34,6 +34,8 @@ char *dir_name(const char *path);
 const char *base_name(const char *path);
 /* DIR/NAME, or NAME itself when it is absolute or DIR is "." */
 char *path_join(const char *dir, const char *name);
+/* A regular file's whole contents, NUL-terminated; NULL with errno set. */
+char *read_file(const char *path, size_t *len);
 bool is_regular_file(const char *path);
 bool is_executable(const char *path);
 
