@@ -10,18 +10,28 @@
  *                            LTO unit (PREVAILING_DEF_IRONLY), unless kept
  *   lto-ld:keep=GLOB         keep matching names (fnmatch); repeatable
  *   lto-ld:keep-file=FILE    keep the names or globs in FILE, one a line
+ *   lto-ld:internalized=FILE write "NAME<TAB>OFFSET<TAB>INPUT" for every
+ *                            definition the policy made internal (INPUT and
+ *                            OFFSET as the linker names the IR input: an
+ *                            archive and the member's offset, or a file and 0)
  *
  * All other -plugin-opt options are GCC's and reach it unchanged.  With no
  * policy option the plugin only forwards: the link is GCC's.
  *
- * Read top to bottom: options, the keep set, the interposed get_symbols,
- * onload.
+ * Keep entries that match no IR symbol of the link are reported as
+ * warnings once the linker has read every symbol (after GCC's
+ * all_symbols_read handler, whose get_symbols calls this plugin sees).
+ *
+ * Read top to bottom: messages, the keep set, the claimed files, the
+ * interposed get_symbols, the interposed hooks, onload.
  */
 #include <stdint.h>	/* plugin-api.h needs it first */
 #include <plugin-api.h>
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,44 +53,104 @@ static const char *const compiler_names[] = {
 	"__*sf*", "__*df*", "__clear_cache", "__sync_*", "__atomic_*",
 };
 
+/* One name or glob of the keep set, and where it was given. */
+struct keep_entry {
+	char *glob;
+	char *file;		/* the keep file, or NULL: --lto-keep-symbol */
+	unsigned line;
+	bool literal;		/* no glob characters: looked up by name */
+	bool matched;		/* some IR symbol of the link matched it */
+};
+
+/* An input GCC's plugin claimed, as the linker named it. */
+struct claimed_file {
+	const void *handle;
+	char *name;		/* the file, or the archive of a member */
+	unsigned long long offset;	/* the member's offset in it, or 0 */
+};
+
 static struct {
 	ld_plugin_message message;
 	ld_plugin_get_symbols get_symbols;	/* the linker's v1 */
 	ld_plugin_get_symbols get_symbols_v2;
 	ld_plugin_get_symbols get_symbols_v3;
+	ld_plugin_register_claim_file register_claim_file;
+	ld_plugin_register_all_symbols_read register_all_symbols_read;
+	ld_plugin_claim_file_handler gcc_claim_file;
+	ld_plugin_all_symbols_read_handler gcc_all_symbols_read;
 	enum ld_plugin_output_file_type output_type;
 	bool whole_program;
-	char **keep;
+	struct keep_entry *keep;
 	size_t nkeep;
+	size_t *literals;	/* indices of literal entries, sorted by name */
+	size_t nliterals;
+	size_t *globs;		/* indices of the other entries */
+	size_t nglobs;
+	struct claimed_file *files;
+	size_t nfiles, last_file;
+	char *internalized_path;
+	FILE *internalized;
+	bool reported;
 } self;
 
 /* ---- messages ---- */
 
-#define report(level, ...)                                              \
-	do {                                                            \
-		if (self.message)                                       \
-			self.message(level, "lto-ld-plugin: " __VA_ARGS__); \
-		else                                                    \
-			fprintf(stderr, "lto-ld-plugin: " __VA_ARGS__); \
-	} while (0)
+/* Through the linker, so it reads like ld's own messages; else stderr. */
+__attribute__((format(printf, 2, 3)))
+static void report(int level, const char *fmt, ...)
+{
+	static const char *const kind[] = { "", "warning: ", "error: ", "error: " };
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (self.message)
+		self.message(level, "lto-ld-plugin: %s", buf);
+	else
+		fprintf(stderr, "lto-ld-plugin: %s%s\n",
+			level >= LDPL_INFO && level <= LDPL_FATAL ? kind[level] : "",
+			buf);
+}
 
 /* ---- the keep set ---- */
 
-static void keep_add(const char *glob)
+static void *grow(void *p, size_t n, size_t size)
 {
-	char **grown = realloc(self.keep, (self.nkeep + 1) * sizeof(*self.keep));
-	char *copy = strdup(glob);
-
-	if (!grown || !copy)
+	p = realloc(p, (n ? n : 1) * size);
+	if (!p)
 		abort();
-	self.keep = grown;
-	self.keep[self.nkeep++] = copy;
+	return p;
+}
+
+static char *copy_of(const char *s)
+{
+	char *copy = strdup(s);
+
+	if (!copy)
+		abort();
+	return copy;
+}
+
+static void keep_add(const char *glob, const char *file, unsigned line)
+{
+	struct keep_entry *e;
+
+	self.keep = grow(self.keep, self.nkeep + 1, sizeof(*self.keep));
+	e = &self.keep[self.nkeep++];
+	e->glob = copy_of(glob);
+	e->file = file ? copy_of(file) : NULL;
+	e->line = line;
+	e->literal = !strpbrk(glob, "*?[\\");
+	e->matched = false;
 }
 
 static int keep_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096];
+	unsigned lineno = 0;
 
 	if (!f) {
 		report(LDPL_FATAL, "%s: cannot read the keep file", path);
@@ -88,70 +158,234 @@ static int keep_file(const char *path)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strcspn(line, "\r\n#");
+		bool whole = strchr(line, '\n') || feof(f);
+		int c;
 
+		lineno++;
 		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 			len--;
 		line[len] = '\0';
 		if (len)
-			keep_add(line + strspn(line, " \t"));
+			keep_add(line + strspn(line, " \t"), path, lineno);
+		/* the rest of an overlong line is not a name of its own */
+		while (!whole && (c = getc(f)) != EOF && c != '\n')
+			;
 	}
 	fclose(f);
 	return 0;
 }
 
-static bool kept(const char *name)
+static int by_literal(const void *a, const void *b)
+{
+	return strcmp(self.keep[*(const size_t *)a].glob,
+		      self.keep[*(const size_t *)b].glob);
+}
+
+/* Once every option is read: literals sorted for lookup, globs apart. */
+static void keep_index(void)
+{
+	self.literals = grow(NULL, self.nkeep, sizeof(size_t));
+	self.globs = grow(NULL, self.nkeep, sizeof(size_t));
+	for (size_t i = 0; i < self.nkeep; i++) {
+		if (self.keep[i].literal)
+			self.literals[self.nliterals++] = i;
+		else
+			self.globs[self.nglobs++] = i;
+	}
+	qsort(self.literals, self.nliterals, sizeof(size_t), by_literal);
+}
+
+/*
+ * Does the keep set hold NAME?  Every entry that matches is marked, so
+ * that the ones no IR symbol matched can be reported.  With !ANSWER only
+ * the marks matter: globs already matched are not tried again.
+ */
+static bool keep_match(const char *name, bool answer)
+{
+	size_t lo = 0, hi = self.nliterals;
+	bool hit = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(self.keep[self.literals[mid]].glob, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < self.nliterals && !strcmp(self.keep[self.literals[lo]].glob, name); lo++)
+		self.keep[self.literals[lo]].matched = hit = true;
+	for (size_t i = 0; i < self.nglobs; i++) {
+		struct keep_entry *e = &self.keep[self.globs[i]];
+
+		if (e->matched && (hit || !answer))
+			continue;
+		if (!fnmatch(e->glob, name, 0))
+			e->matched = hit = true;
+	}
+	return hit;
+}
+
+static bool compiler_name(const char *name)
 {
 	for (size_t i = 0; i < sizeof(compiler_names) / sizeof(compiler_names[0]); i++)
 		if (!fnmatch(compiler_names[i], name, 0))
 			return true;
-	for (size_t i = 0; i < self.nkeep; i++)
-		if (!fnmatch(self.keep[i], name, 0))
-			return true;
 	return false;
+}
+
+/* Once, when every symbol is read: the keep entries nothing matched. */
+static void report_unmatched(void)
+{
+	if (self.reported)
+		return;
+	self.reported = true;
+	for (size_t i = 0; i < self.nkeep; i++) {
+		const struct keep_entry *e = &self.keep[i];
+
+		if (e->matched)
+			continue;
+		if (e->file)
+			report(LDPL_WARNING, "%s:%u: '%s' matches no IR symbol "
+			       "of this link", e->file, e->line, e->glob);
+		else
+			report(LDPL_WARNING, "--lto-keep-symbol: '%s' matches "
+			       "no IR symbol of this link", e->glob);
+	}
+}
+
+/* ---- the files GCC's plugin claimed, by handle ---- */
+
+static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
+					int *claimed)
+{
+	enum ld_plugin_status st = self.gcc_claim_file(file, claimed);
+	struct claimed_file *c;
+
+	if (st != LDPS_OK || !*claimed)
+		return st;
+	self.files = grow(self.files, self.nfiles + 1, sizeof(*self.files));
+	c = &self.files[self.nfiles++];
+	c->handle = file->handle;
+	c->name = copy_of(file->name);
+	c->offset = (unsigned long long)file->offset;
+	return st;
+}
+
+/* get_symbols comes in claim order: look from the last one found. */
+static const struct claimed_file *claimed_file(const void *handle)
+{
+	for (size_t n = 0; n < self.nfiles; n++) {
+		size_t i = (self.last_file + n) % self.nfiles;
+
+		if (self.files[i].handle == handle) {
+			self.last_file = i;
+			return &self.files[i];
+		}
+	}
+	return NULL;
 }
 
 /* ---- get_symbols: the linker's resolutions, with the policy applied ---- */
 
-static void apply_policy(int nsyms, struct ld_plugin_symbol *syms)
+static void internalized(const void *handle, const char *name)
 {
-	if (!self.whole_program || self.output_type != LDPO_REL)
+	const struct claimed_file *c;
+
+	if (!self.internalized)
 		return;
+	c = claimed_file(handle);
+	fprintf(self.internalized, "%s\t%#llx\t%s\n", name, c ? c->offset : 0,
+		c ? c->name : "");
+}
+
+static void apply_policy(const void *handle, int nsyms,
+			 struct ld_plugin_symbol *syms)
+{
+	bool policy = self.whole_program && self.output_type == LDPO_REL;
+
 	for (int i = 0; i < nsyms; i++) {
 		struct ld_plugin_symbol *s = &syms[i];
-
 		/* A weak definition may still be overridden by a later link. */
-		if (s->resolution != LDPR_PREVAILING_DEF_IRONLY_EXP ||
-		    s->def == LDPK_WEAKDEF || kept(s->name))
+		bool candidate = policy && s->def != LDPK_WEAKDEF &&
+				 s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP;
+
+		/* every symbol is matched: the keep set's report needs it */
+		if (keep_match(s->name, candidate) || !candidate ||
+		    compiler_name(s->name))
 			continue;
 		s->resolution = LDPR_PREVAILING_DEF_IRONLY;
+		internalized(handle, s->name);
 	}
 }
 
 /* After the linker answered get_symbols: the policy on its resolutions. */
-static enum ld_plugin_status resolved(enum ld_plugin_status st, int nsyms,
+static enum ld_plugin_status resolved(enum ld_plugin_status st,
+				      const void *handle, int nsyms,
 				      struct ld_plugin_symbol *syms)
 {
 	if (st == LDPS_OK || st == LDPS_NO_SYMS)
-		apply_policy(nsyms, syms);
+		apply_policy(handle, nsyms, syms);
 	return st;
 }
 
 static enum ld_plugin_status get_symbols_v1(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	return resolved(self.get_symbols(handle, nsyms, syms), nsyms, syms);
+	return resolved(self.get_symbols(handle, nsyms, syms), handle, nsyms, syms);
 }
 
 static enum ld_plugin_status get_symbols_v2(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	return resolved(self.get_symbols_v2(handle, nsyms, syms), nsyms, syms);
+	return resolved(self.get_symbols_v2(handle, nsyms, syms), handle, nsyms,
+			syms);
 }
 
 static enum ld_plugin_status get_symbols_v3(const void *handle, int nsyms,
 					    struct ld_plugin_symbol *syms)
 {
-	return resolved(self.get_symbols_v3(handle, nsyms, syms), nsyms, syms);
+	return resolved(self.get_symbols_v3(handle, nsyms, syms), handle, nsyms,
+			syms);
+}
+
+/* ---- hooks GCC's plugin registers through this one ---- */
+
+/*
+ * GCC's all_symbols_read asks for every claimed file's resolutions (and
+ * then runs LTO): when it returns, every get_symbols call has been seen.
+ */
+static enum ld_plugin_status all_symbols_read(void)
+{
+	enum ld_plugin_status st = LDPS_OK;
+
+	if (self.gcc_all_symbols_read)
+		st = self.gcc_all_symbols_read();
+	report_unmatched();
+	if (self.internalized) {
+		int bad = ferror(self.internalized);
+
+		if (fclose(self.internalized) || bad) {
+			report(LDPL_ERROR, "%s: cannot write the list of "
+			       "internalized definitions", self.internalized_path);
+			st = LDPS_ERR;
+		}
+		self.internalized = NULL;
+	}
+	return st;
+}
+
+static enum ld_plugin_status register_claim_file(ld_plugin_claim_file_handler h)
+{
+	self.gcc_claim_file = h;
+	return self.register_claim_file(claim_file);
+}
+
+static enum ld_plugin_status
+register_all_symbols_read(ld_plugin_all_symbols_read_handler h)
+{
+	self.gcc_all_symbols_read = h;
+	return LDPS_OK;	/* ours is registered with the linker after onload */
 }
 
 /* ---- onload ---- */
@@ -164,10 +398,21 @@ static int our_option(const char *opt, const char **gcc_plugin)
 	else if (!strcmp(opt, "whole-program"))
 		self.whole_program = true;
 	else if (!strncmp(opt, "keep=", 5) && opt[5])
-		keep_add(opt + 5);
+		keep_add(opt + 5, NULL, 0);
 	else if (!strncmp(opt, "keep-file=", 10))
 		return keep_file(opt + 10);
-	else {
+	else if (!strncmp(opt, "internalized=", 13) && opt[13]) {
+		if (self.internalized)	/* the last one given */
+			fclose(self.internalized);
+		free(self.internalized_path);
+		self.internalized_path = copy_of(opt + 13);
+		self.internalized = fopen(self.internalized_path, "w");
+		if (!self.internalized) {
+			report(LDPL_FATAL, "%s: cannot write: %s",
+			       self.internalized_path, strerror(errno));
+			return -1;
+		}
+	} else {
 		report(LDPL_FATAL, "unknown option '%s%s'", OPT_PREFIX, opt);
 		return -1;
 	}
@@ -181,6 +426,8 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 	static struct ld_plugin_tv inner[MAX_TV];
 	const char *gcc_plugin = NULL;
 	ld_plugin_onload gcc_onload;
+	enum ld_plugin_status st;
+	bool policy;
 	void *handle;
 	int n = 0;
 
@@ -213,6 +460,13 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 			self.get_symbols_v3 = p->tv_u.tv_get_symbols;
 			inner[n].tv_u.tv_get_symbols = get_symbols_v3;
 			break;
+		case LDPT_REGISTER_CLAIM_FILE_HOOK:
+			self.register_claim_file = p->tv_u.tv_register_claim_file;
+			break;
+		case LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK:
+			self.register_all_symbols_read =
+				p->tv_u.tv_register_all_symbols_read;
+			break;
 		default:
 			break;
 		}
@@ -220,6 +474,21 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 	}
 	inner[n].tv_tag = LDPT_NULL;
 	inner[n].tv_u.tv_val = 0;
+	keep_index();
+
+	/*
+	 * With a policy, GCC's claim_file and all_symbols_read handlers are
+	 * called through ours: the names of the claimed files, and the end
+	 * of symbol resolution.  Without one the link is GCC's alone.
+	 */
+	policy = self.whole_program || self.nkeep || self.internalized;
+	for (int i = 0; policy && i < n; i++) {
+		if (inner[i].tv_tag == LDPT_REGISTER_CLAIM_FILE_HOOK)
+			inner[i].tv_u.tv_register_claim_file = register_claim_file;
+		else if (inner[i].tv_tag == LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK)
+			inner[i].tv_u.tv_register_all_symbols_read =
+				register_all_symbols_read;
+	}
 
 	if (!gcc_plugin) {
 		report(LDPL_FATAL, "no -plugin-opt=%sgcc-plugin=PATH given", OPT_PREFIX);
@@ -235,5 +504,8 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 		report(LDPL_FATAL, "%s has no onload", gcc_plugin);
 		return LDPS_ERR;
 	}
-	return gcc_onload(inner);
+	st = gcc_onload(inner);
+	if (st == LDPS_OK && policy && self.register_all_symbols_read)
+		st = self.register_all_symbols_read(all_symbols_read);
+	return st;
 }

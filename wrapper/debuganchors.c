@@ -14,6 +14,8 @@
 
 #define SHT_SYMTAB 2
 #define SHF_ALLOC 0x2
+#define SHN_UNDEF 0
+#define STB_GLOBAL 1
 #define STB_WEAK 2
 #define STV_HIDDEN 2
 #define SHN_LORESERVE 0xff00
@@ -49,7 +51,8 @@ static int load(const char *path, struct elf_file *f)
 	return 0;
 }
 
-int debug_anchors_find(const char *path, struct strvec *names)
+int output_symbols(const char *path, struct strvec *anchors,
+		   struct strvec *undefined)
 {
 	struct elf_file f = { NULL, 0, false, false };
 	uint64_t shoff;
@@ -80,7 +83,8 @@ int debug_anchors_find(const char *path, struct strvec *names)
 			break;
 		stroff = get(&f, link_sh + (f.is64 ? 24 : 16), f.is64 ? 8 : 4);
 		strsize = get(&f, link_sh + (f.is64 ? 32 : 20), f.is64 ? 8 : 4);
-		if (!entsize || off + size > f.size || stroff + strsize > f.size) {
+		if (!entsize || off + size > f.size || stroff + strsize > f.size ||
+		    (strsize && f.data[stroff + strsize - 1] != '\0')) {
 			rc = error("%s: bad symbol table", path);
 			break;
 		}
@@ -89,31 +93,39 @@ int debug_anchors_find(const char *path, struct strvec *names)
 			unsigned info = f.data[s + (f.is64 ? 4 : 12)];
 			unsigned other = f.data[s + (f.is64 ? 5 : 13)];
 			unsigned shndx = (unsigned)get(&f, (size_t)s + (f.is64 ? 6 : 14), 2);
+			const char *str = (char *)f.data + stroff + name;
 			uint64_t flags;
 
-			if ((info >> 4) != STB_WEAK || (other & 3) != STV_HIDDEN ||
-			    shndx == 0 || shndx >= SHN_LORESERVE || shndx >= shnum ||
-			    name >= strsize)
+			if (name == 0 || name >= strsize)
+				continue;
+			if (shndx == SHN_UNDEF) {
+				if (undefined && ((info >> 4) == STB_GLOBAL ||
+						  (info >> 4) == STB_WEAK))
+					strvec_push(undefined, str);
+				continue;
+			}
+			if (!anchors || (info >> 4) != STB_WEAK ||
+			    (other & 3) != STV_HIDDEN ||
+			    shndx >= SHN_LORESERVE || shndx >= shnum)
 				continue;
 			flags = get(&f, (size_t)shoff + (size_t)shndx * shentsize + 8,
 				    f.is64 ? 8 : 4);
 			if (!(flags & SHF_ALLOC))
-				strvec_push(names, (char *)f.data + stroff + name);
+				strvec_push(anchors, str);
 		}
 	}
 	free(f.data);
 	return rc;
 }
 
-int debug_anchors_localize(const struct toolchain *tc, const char *path)
+int debug_anchors_localize(const struct toolchain *tc, const char *path,
+			   const struct strvec *names)
 {
-	struct strvec names = STRVEC_INIT, argv = STRVEC_INIT;
+	struct strvec argv = STRVEC_INIT;
 	char *objcopy_name, *list, *at;
 	int rc;
 
-	if (debug_anchors_find(path, &names))
-		return 1;
-	if (names.n == 0)
+	if (names->n == 0)
 		return 0;
 	objcopy_name = xasprintf("%sobjcopy", tc->prefix);
 	strvec_push_nodup(&argv, find_program(objcopy_name));
@@ -122,7 +134,7 @@ int debug_anchors_localize(const struct toolchain *tc, const char *path)
 		goto out;
 	}
 	list = tmp_file("debug-anchors.txt");
-	at = list ? ld_write_response_file(list, names.v) : NULL;
+	at = list ? ld_write_response_file(list, names->v) : NULL;
 	if (!at) {
 		rc = 1;
 		goto out;
@@ -130,13 +142,12 @@ int debug_anchors_localize(const struct toolchain *tc, const char *path)
 	strvec_pushf(&argv, "--localize-symbols=%s", at + 1);
 	free(at);
 	strvec_push(&argv, path);
-	trace("making %zu debug anchor symbols local in %s", names.n, path);
+	trace("making %zu debug anchor symbols local in %s", names->n, path);
 	rc = run_wait(argv.v, NULL);
 	if (rc)
 		rc = error("%s failed (exit %d) on %s", argv.v[0], rc, path);
 out:
 	free(objcopy_name);
-	strvec_clear(&names);
 	strvec_clear(&argv);
 	return rc;
 }

@@ -5,6 +5,8 @@
  * code (nm 'W'), and a kernel's kallsyms then differs between its
  * debug-stripped and its final link.  Hidden, no other object can refer
  * to them, so lto-ld makes them local in the objects its LTO writes.
+ * The same read of the output gives its undefined symbols, which the
+ * --lto-whole-program check needs (see link.c).
  */
 #ifndef LTO_LD_DEBUGANCHORS_H
 #define LTO_LD_DEBUGANCHORS_H
@@ -12,10 +14,17 @@
 struct strvec;
 struct toolchain;
 
-/* Names of the weak hidden symbols of non-allocated sections of PATH. */
-int debug_anchors_find(const char *path, struct strvec *names);
+/*
+ * One read of the symbol table of PATH, an ELF object lto-ld's link just
+ * wrote: the debug anchors (weak hidden symbols of non-allocated sections)
+ * into ANCHORS, the names of the global and weak undefined symbols into
+ * UNDEFINED (either may be NULL).  0, or 1 after an error.
+ */
+int output_symbols(const char *path, struct strvec *anchors,
+		   struct strvec *undefined);
 
-/* Make those symbols of PATH (an ELF object) local, with objcopy. */
-int debug_anchors_localize(const struct toolchain *tc, const char *path);
+/* Make the symbols NAMES of PATH (an ELF object) local, with objcopy. */
+int debug_anchors_localize(const struct toolchain *tc, const char *path,
+			   const struct strvec *names);
 
 #endif

@@ -12,6 +12,7 @@
 #include "debuganchors.h"
 #include "inputs.h"
 #include "ldopts.h"
+#include "lostdefs.h"
 #include "run.h"
 #include "scan.h"
 #include "strvec.h"
@@ -250,9 +251,10 @@ static bool env_true(const char *name)
 /*
  * The plugin: lto-ld's own in front of GCC's when it is there, with the
  * link policy as its options; else GCC's (policy options are then an error).
+ * INTERNALIZED: where the plugin lists the definitions it made internal.
  */
 static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
-		       const struct toolchain *tc)
+		       const struct toolchain *tc, const char *internalized)
 {
 	bool policy = cmd->whole_program || cmd->keep_files.n ||
 		      cmd->keep_symbols.n;
@@ -280,7 +282,37 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep-file=%s", cmd->keep_files.v[i]);
 	for (size_t i = 0; i < cmd->keep_symbols.n; i++)
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep=%s", cmd->keep_symbols.v[i]);
+	if (internalized)
+		strvec_pushf(argv, "-plugin-opt=lto-ld:internalized=%s", internalized);
 	return 0;
+}
+
+/*
+ * What lto-ld checks and tidies in the object an ld -r with LTO just
+ * wrote (OUT): definitions whole-program LTO lost, and debug anchors.
+ */
+static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
+			  const struct inputs_info *info, const char *out,
+			  const char *linker_output, const char *internalized)
+{
+	struct strvec anchors = STRVEC_INIT, undefined = STRVEC_INIT;
+	/* A native object from LTO: its debug anchors are local from now on. */
+	bool native = !strcmp(linker_output, "nolto-rel");
+	int rc = 0;
+
+	/* (an output that is not a regular file, /dev/null, has nothing to see) */
+	if ((!native && !internalized) || !is_regular_file(out))
+		return 0;
+	if (output_symbols(out, native ? &anchors : NULL,
+			   internalized ? &undefined : NULL))
+		rc = 1;
+	else if (internalized && lost_definitions(cmd, info, &undefined, internalized))
+		rc = 1;
+	else if (native)
+		rc = debug_anchors_localize(tc, out, &anchors);
+	strvec_clear(&anchors);
+	strvec_clear(&undefined);
+	return rc;
 }
 
 /*
@@ -293,15 +325,21 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	const char *out;
-	char *res, *jobs_flag = NULL, *options;
+	char *res, *jobs_flag = NULL, *options, *internalized = NULL;
 	int rc;
 
 	out = prepare_output(cmd->output);
 	res = tmp_file("link.res");
 	if (!out || !res || ltrans_jobs(&jobs_flag))
 		return 1;
+	/*
+	 * Whole-program ld -r: the plugin lists what it made internal
+	 * (tmp_file cannot fail now: the private directory holds RES).
+	 */
+	if (linker_output && cmd->whole_program && tc->proxy)
+		internalized = tmp_file("internalized.txt");
 	strvec_push(&argv, tc->real_tool);
-	if (push_plugin(&argv, cmd, tc)) {
+	if (push_plugin(&argv, cmd, tc, internalized)) {
 		rc = 1;
 		goto done;
 	}
@@ -329,9 +367,8 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	free(options);
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
-	/* A native object from LTO: its debug anchors are local from now on. */
-	if (rc == 0 && linker_output && !strcmp(linker_output, "nolto-rel"))
-		rc = debug_anchors_localize(tc, out);
+	if (rc == 0 && linker_output)
+		rc = finish_partial(cmd, tc, info, out, linker_output, internalized);
 	rc = finish_output(rc, cmd->output);
 done:
 	free(jobs_flag);

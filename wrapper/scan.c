@@ -588,6 +588,45 @@ int scan_file(const char *path, scan_visit_fn visit, void *data,
 	return scan_path(path, &ctx, info, NULL);
 }
 
+char *scan_member_name(const char *path, off_t data_offset)
+{
+	struct region r;
+	char *longnames = NULL, *name = NULL;
+	off_t longnames_size = 0, off = 8;
+
+	if (open_region(path, &r, NULL) != 0)
+		return NULL;
+	if (measure_region(&r) != 0 || kind_of(&r) != FILE_ARCHIVE)
+		goto out;
+	while (off < data_offset) {
+		char hdr[AR_HDR_SIZE];
+		off_t size, data, origin;
+
+		if (!read_at(&r, hdr, AR_HDR_SIZE, off) ||
+		    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size))
+			break;
+		data = off + AR_HDR_SIZE;
+		if (data == data_offset) {
+			if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9'))
+				name = member_name(hdr, longnames, longnames_size,
+						   &origin);
+			break;
+		}
+		if (!memcmp(hdr, "//              ", 16) && size <= (64 << 20)) {
+			free(longnames);
+			longnames = xmalloc((size_t)size + 1);
+			longnames_size = size;
+			if (!read_at(&r, longnames, (size_t)size, data))
+				break;
+		}
+		off = data + size + ((data + size) & 1);
+	}
+out:
+	free(longnames);
+	close(r.fd);
+	return name;
+}
+
 int scan_file_kind(const char *path, struct scan_file_info *info)
 {
 	struct region r;

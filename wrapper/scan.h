@@ -48,6 +48,13 @@ struct scan_file_info {
 int scan_file(const char *path, scan_visit_fn visit, void *data,
 	      struct scan_file_info *info);
 
+/*
+ * The name of the member of the regular archive PATH whose data starts
+ * at DATA_OFFSET (what the linker plugin API gives as an archive member's
+ * offset); newly allocated, or NULL when there is none.
+ */
+char *scan_member_name(const char *path, off_t data_offset);
+
 /* Only the kind of PATH and the marker, from its first bytes. */
 int scan_file_kind(const char *path, struct scan_file_info *info);
 

@@ -2,7 +2,9 @@
 # lto-ld-plugin.so in front of GCC's plugin: with no policy the link is
 # GCC's; --lto-whole-program internalizes in ld -r what nothing outside
 # the IR uses, keeping what non-IR objects reference, what the keep set
-# names, and what the compiler may call without an IR reference.
+# names, and what the compiler may call without an IR reference.  Keep
+# entries that match no IR symbol are warnings; an internalized
+# definition the output still references is an error.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 : "${TOP_BUILDDIR:?}"
@@ -26,6 +28,14 @@ cat > libc.c <<'C'
 /* a definition of a name the compiler itself may call */
 void *memset(void *d, int c, unsigned long n) { char *p = d; while (n--) *p++ = (char)c; return d; }
 __attribute__((weak)) int weak_default(void) { return 1; }
+C
+
+# A definition only a top-level asm() uses: no IR symbol shows the call,
+# so whole-program LTO drops target_fn and f_caller's call is left
+# undefined.  helper pulls target.o out of an archive.
+cat > target.c <<'C'
+int target_fn(int x) { return x * 7; }
+int helper(int x) { return x + 2; }
 C
 
 # defined PREFIX FILE: the defined global functions of FILE, sorted
@@ -75,7 +85,106 @@ scenario() {
 	*memset*weak_default*) ok "$name: memset (a libcall) and a weak definition are never internalized" ;;
 	*) not_ok "$name: memset and a weak definition are never internalized ($got)" ;;
 	esac
+
+	keep_warnings "$prefix" "$name"
+	lost_definition "$prefix" "$name" "$call"
 	cd ..
+}
+
+# keep_warnings PREFIX NAME: keep entries no IR symbol matches (in the
+# scenario's directory)
+keep_warnings() {
+	prefix=$1 name=$2
+	printf 'used_global\nent*\nno_such_fn\n' > keep3.txt
+	if out=$("$ld" -r --lto-whole-program --lto-keep=keep3.txt -o keep3.o a.o b.o c.o 2>&1); then
+		got=$(defined "$prefix" keep3.o)
+		n=$(printf '%s\n' "$out" | grep -c 'matches no IR symbol')
+		if [ "$got" = "asm_ref_target entry from_asm used_global " ] && [ "$n" = 1 ] &&
+		   printf '%s\n' "$out" | grep -q "warning: lto-ld-plugin: keep3.txt:3: 'no_such_fn' matches no IR symbol of this link$"; then
+			ok "$name: a keep-file name that matches nothing is one warning naming file:line"
+		else
+			not_ok "$name: a keep-file name that matches nothing is one warning naming file:line ($got, $n warnings)"
+			diag "$out"
+		fi
+	else
+		not_ok "$name: a keep-file name that matches nothing is one warning (link failed)"; diag "$out"
+	fi
+
+	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol=nothing_here -o keep4.o a.o b.o c.o 2>&1) &&
+	   [ "$(defined "$prefix" keep4.o)" = "asm_ref_target from_asm " ] &&
+	   [ "$(printf '%s\n' "$out" | grep -c 'matches no IR symbol')" = 1 ] &&
+	   printf '%s\n' "$out" | grep -q "warning: lto-ld-plugin: --lto-keep-symbol: 'nothing_here' matches no IR symbol of this link$"; then
+		ok "$name: --lto-keep-symbol=nothing_here warns and links"
+	else
+		not_ok "$name: --lto-keep-symbol=nothing_here warns and links"; diag "$out"
+	fi
+
+	# built-in compiler names (memset here) and matching entries: silent
+	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol='used_*' -o keep5.o a.o libc.o c.o 2>&1) &&
+	   ! printf '%s\n' "$out" | grep -q 'lto-ld-plugin'; then
+		ok "$name: no warning when every keep entry matches"
+	else
+		not_ok "$name: no warning when every keep entry matches"; diag "$out"
+	fi
+}
+
+# lost_definition PREFIX NAME CALL-INSN
+lost_definition() {
+	prefix=$1 name=$2 call=$3
+	sed "s/CALL/$call/" > caller.c <<'C'
+/* f_caller, a top-level asm, calls target_fn: no IR symbol says so */
+__asm__(".text\n\t.globl f_caller\nf_caller:\n\tCALL target_fn\n");
+int helper(int);
+int use_helper(int x) { return helper(x); }
+C
+	"${prefix}gcc" -O2 -flto -c caller.c -o caller.o
+	"${prefix}gcc" -O2 -flto -c ../target.c -o target.o
+
+	# The real ld with the plugin alone: the output really lost target_fn.
+	cc=$(command -v "${prefix}gcc")
+	if COLLECT_GCC=$cc COLLECT_GCC_OPTIONS="'-flto=1'" "${prefix}ld" -r \
+		-plugin "$TOP_BUILDDIR/lto-ld-plugin.so" \
+		-plugin-opt=lto-ld:gcc-plugin="$("${prefix}gcc" -print-file-name=liblto_plugin.so)" \
+		-plugin-opt=lto-ld:whole-program -plugin-opt=lto-ld:internalized=raw.txt \
+		-plugin-opt="$("${prefix}gcc" -print-prog-name=lto-wrapper)" \
+		-plugin-opt=-fresolution=raw.res -plugin-opt=-linker-output-known \
+		-plugin-opt=-flinker-output=nolto-rel -o raw.o caller.o target.o 2>raw.err &&
+	   "${prefix}nm" raw.o | grep -q ' U target_fn$' &&
+	   ! "${prefix}nm" raw.o | grep -q ' T target_fn$' &&
+	   grep -q "^target_fn	0	target.o$" raw.txt; then
+		ok "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output"
+	else
+		not_ok "$name: real ld + plugin: target_fn internalized and left undefined"
+		diag "$(cat raw.err raw.txt 2>&1)" "$("${prefix}nm" raw.o 2>&1)"
+	fi
+
+	check_fails "$name: lto-ld: a lost definition is an error naming the symbol and its object" \
+		"error: lost\.o: target_fn, defined in IR by target\.o, was made internal by --lto-whole-program but the output still references it; keep it \(--lto-keep-symbol=target_fn\)" \
+		"$ld" -r --lto-whole-program -o lost.o caller.o target.o
+	left=$(ls -A | grep 'lost\.o' | tr '\n' ' ')
+	[ -z "$left" ] && ok "$name: the failed link left no output" ||
+		not_ok "$name: the failed link left no output ($left)"
+
+	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol=target_fn -o kept.o caller.o target.o 2>&1) &&
+	   [ "$(defined "$prefix" kept.o)" = "f_caller target_fn " ] &&
+	   ! "${prefix}nm" kept.o | grep -q ' U target_fn$'; then
+		ok "$name: with --lto-keep-symbol=target_fn it links and defines target_fn"
+	else
+		not_ok "$name: with --lto-keep-symbol=target_fn it links"; diag "$out" "$("${prefix}nm" kept.o 2>&1)"
+	fi
+
+	rm -f libt.a libthin.a
+	"$BIN/${prefix}lto-ar" rcs libt.a a.o target.o
+	"$BIN/${prefix}lto-ar" rcsT libthin.a a.o target.o
+	o1=$("$ld" -r --lto-whole-program -o lost.o caller.o libt.a 2>&1)
+	o2=$("$ld" -r --lto-whole-program -o lost.o caller.o libthin.a 2>&1)
+	if printf '%s\n' "$o1" | grep -q 'target_fn, defined in IR by libt\.a(target\.o), was made' &&
+	   printf '%s\n' "$o2" | grep -q 'target_fn, defined in IR by libthin\.a(target\.o), was made' &&
+	   [ ! -e lost.o ]; then
+		ok "$name: archive members are named archive(member), regular and thin"
+	else
+		not_ok "$name: archive members are named archive(member)"; diag "$o1" "$o2"
+	fi
 }
 
 scenario "" host call
@@ -84,4 +193,49 @@ else skip "arm-linux-gnueabihf-gcc not installed"; fi
 
 check_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep=nothere.txt -o x.o host/a.o
+
+# A symbol only code generation references: the x86 stack protector's
+# guard, named by -mstack-protector-guard-symbol, defined in IR.
+case $(uname -m) in
+x86_64 | i?86)
+	mkdir guard && cd guard || exit 99
+	printf 'void fill(char *);\nint user(void) { char buf[64]; fill(buf); return buf[3]; }\n' > sp.c
+	printf 'unsigned long my_guard = 0x12345678;\nvoid fill(char *b) { __builtin_memset(b, 1, 64); }\n' > guard.c
+	gcc -O2 -flto -fstack-protector-all -mstack-protector-guard=tls \
+		-mstack-protector-guard-reg=fs -mstack-protector-guard-symbol=my_guard -c sp.c
+	gcc -O2 -flto -c guard.c
+	check_fails "stack protector guard defined in IR: the lost definition is an error" \
+		"error: sp1\.o: my_guard, defined in IR by guard\.o, was made internal by --lto-whole-program but the output still references it" \
+		"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user -o sp1.o sp.o guard.o
+	if [ ! -e sp1.o ] && "$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user \
+		--lto-keep-symbol=my_guard -o sp2.o sp.o guard.o &&
+	   nm sp2.o | grep -q ' D my_guard$' && ! nm sp2.o | grep -q ' U my_guard$'; then
+		ok "stack protector guard: no output after the error; kept, it stays defined"
+	else
+		not_ok "stack protector guard: kept, it stays defined"; diag "$(nm sp2.o 2>&1)"
+	fi
+	cd ..
+
+	# Many: 20 named, then how many more.
+	mkdir many && cd many || exit 99
+	i=0; : > defs.c; : > asm.c
+	while [ $i -lt 25 ]; do
+		printf 'int lost_%d(int x) { return x + %d; }\n' $i $i >> defs.c
+		printf '__asm__(".text\\n\\tcall lost_%d\\n");\n' $i >> asm.c
+		i=$((i + 1))
+	done
+	printf 'int keep_me(void) { return 1; }\n' >> asm.c
+	gcc -O2 -flto -c defs.c && gcc -O2 -flto -c asm.c
+	out=$("$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=keep_me -o m.o asm.o defs.o 2>&1)
+	n=$(printf '%s\n' "$out" | grep -c 'was made internal by --lto-whole-program')
+	if [ "$n" = 20 ] && printf '%s\n' "$out" | grep -q 'error: m\.o: 5 more symbols like these (25 in all)$' &&
+	   [ ! -e m.o ]; then
+		ok "25 lost definitions: 20 named, then the count"
+	else
+		not_ok "25 lost definitions: 20 named, then the count ($n named)"; diag "$out"
+	fi
+	cd ..
+	;;
+*) skip "the stack protector guard symbol option is x86's" ;;
+esac
 done_testing
