@@ -1,15 +1,30 @@
 #!/bin/sh
 # The kernel flow: prepare linux-source-6.12 with the series in
 # kernel-patches/6.12, build ARM kernels with and without GCC LTO through
-# lto-ld, boot mps2 in QEMU, and write the results table.
+# lto-ld, boot them in QEMU, check that the LTO kernel behaves like the
+# non-LTO one, and write the results tables.
 #
 # Usage: scripts/kernel.sh LTO_LD COMMAND...
 #   tree                  prepare (or reuse) the patched tree
-#   build TARGET VARIANT  TARGET: mps2 | stm32; VARIANT: nolto | lto
-#   boot VARIANT          boot the mps2 kernel of VARIANT, check the console
-#   check                 mps2 with and without LTO: build, boot, compare
-#   suite [TARGETS]       the measured run: builds, rebuilds, sizes, boots,
-#                         and the results table (default: mps2 stm32)
+#   build TARGET VARIANT  TARGET: mps2 | virt | stm32; VARIANT: nolto | lto
+#   boot TARGET VARIANT [KERNEL-ARGUMENTS]
+#                         boot mps2 or virt, keep the console
+#   parity TARGET         build and boot both variants of mps2 or virt and
+#                         compare them: KUnit, initcall order, console, and
+#                         on virt the module and kallsyms
+#   faults                boot the virt LTO kernel in a broken state (one
+#                         initcall left out, a failing module): the parity
+#                         checks must catch both
+#   check                 parity mps2, parity virt, faults; the parity table
+#   kunit-py VARIANT      tools/testing/kunit/kunit.py run --arch=arm with the
+#                         project's suites (lto: with lto-ld and LTO_GCC)
+#   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
+#                         parity of the bootable targets, and both tables
+#                         (default: mps2 virt stm32)
+# Targets: mps2 is mps2_defconfig (Cortex-M3, no MMU) with the KUnit
+# suites and a FLAT /init; virt is tinyconfig plus tests/kernel/configs/
+# virt.config (Cortex-A15, MMU, modules) with the KUnit suites, a static
+# /init and the test module; stm32 is stm32_defconfig, built only.
 # Environment: LTO_LD_CACHE (default _build/ in the project) holds the
 # tree and the builds; KERNEL_CC defaults to arm-linux-gnueabihf-gcc (CI
 # sets "ccache arm-linux-gnueabihf-gcc").
@@ -67,8 +82,10 @@ kmake() {
 }
 run=
 
-# init_image: the mps2 userspace, a FLAT /init in an initramfs list
-init_image() {
+configs=$top/tests/kernel/configs
+
+# mps2_init: the mps2 userspace, a FLAT /init in an initramfs list
+mps2_init() {
 	d=$cache/mps2-init
 	mkdir -p "$d"
 	cc -std=c11 -O2 -Wall -Wextra -o "$d/mkflat" "$top/tests/kernel/mkflat.c"
@@ -83,49 +100,222 @@ file /init $d/init 0755 0 0
 LIST
 }
 
-# configure TARGET VARIANT: defconfig (+ initramfs for mps2), LTO_GCC for lto
+# base_config TARGET: the kernel's config target the build starts from
+base_config() {
+	case $1 in
+		virt) echo tinyconfig ;;
+		*) echo "$1_defconfig" ;;
+	esac
+}
+
+# fragments TARGET VARIANT: the project's config fragments for TARGET
+fragments() {
+	case $1 in
+		mps2) echo "$configs/kunit.config $configs/mps2.config" ;;
+		virt) echo "$configs/virt.config $configs/kunit.config" ;;
+	esac
+	[ "$2" = lto ] && echo "$configs/lto.config"
+	return 0
+}
+
+# check_config CONFIG FRAGMENTS...: every option of the fragments kept its
+# value (the last fragment's) through olddefconfig: a dependency missing
+# would drop it silently
+check_config() {
+	cfg=$1; shift
+	cat "$@" | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)/\1 \2/p' |
+		awk '{ value[$1] = substr($0, length($1) + 2); if (!($1 in seen)) order[++n] = $1; seen[$1] = 1 }
+		END { for (i = 1; i <= n; i++) print order[i], value[order[i]] }' |
+		while read -r name value; do
+			got=$(sed -n "s/^$name=//p" "$cfg")
+			[ "$value" = n ] && [ -z "$got" ] && continue
+			[ "$got" = "$value" ] && continue
+			echo "kernel: $cfg: $name is '${got:-not set}', the fragment asks for $value" >&2
+			return 1
+		done
+}
+
+# configure TARGET VARIANT: the base config, the fragments, the initramfs
 configure() {
-	kmake "$1" "$2" "$1_defconfig"
+	kmake "$1" "$2" "$(base_config "$1")"
 	cfg=$cache/kbuild/$1-$2/.config
+	frags=$(fragments "$1" "$2")
+	if [ -n "$frags" ]; then
+		"$tree/scripts/kconfig/merge_config.sh" -m -Q -O "$cache/kbuild/$1-$2" "$cfg" $frags > /dev/null
+	fi
 	if [ "$1" = mps2 ]; then
-		init_image
+		mps2_init
 		"$tree/scripts/config" --file "$cfg" --enable BLK_DEV_INITRD \
 			--set-str INITRAMFS_SOURCE "$cache/mps2-init/initramfs.list"
-		kmake "$1" "$2" olddefconfig
 	fi
-	if [ "$2" = lto ]; then
-		"$tree/scripts/config" --file "$cfg" --disable LTO_NONE --enable LTO_GCC
-		kmake "$1" "$2" olddefconfig
-		grep -q '^CONFIG_LTO_GCC=y' "$cfg" || {
-			echo "kernel: CONFIG_LTO_GCC=y did not survive olddefconfig" >&2
-			exit 1
-		}
-	fi
+	kmake "$1" "$2" olddefconfig
+	check_config "$cfg" $frags
 }
 
-# build TARGET VARIANT: configure and build vmlinux (and the mps2 DTB)
+# module VARIANT: the test module, built against virt-VARIANT like any
+# out-of-tree module (its ld -r is an LTO link in the lto variant)
+module() {
+	m=$cache/kbuild/virt-$1/lto_ld_test
+	rm -rf "$m"
+	mkdir -p "$m"
+	cp "$top"/tests/kernel/module/* "$m/"
+	kmake virt "$1" M="$m" modules
+}
+
+# virt_initrd VARIANT: the initramfs of virt-VARIANT: /init and the module
+virt_initrd() {
+	b=$cache/kbuild/virt-$1
+	${cross}gcc -std=gnu11 -static -O2 -Wall -Wextra -o "$b/lto-ld-init" "$top/tests/kernel/init-virt.c"
+	cat > "$b/initrd.list" <<LIST
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0755 0 0
+file /init $b/lto-ld-init 0755 0 0
+file /lto_ld_test.ko $b/lto_ld_test/lto_ld_test.ko 0644 0 0
+LIST
+	"$b/usr/gen_init_cpio" "$b/initrd.list" > "$b/initrd.cpio"
+}
+
+# images TARGET VARIANT: build what QEMU boots (a configured tree)
+images() {
+	case $1 in
+		mps2) kmake "$1" "$2" -j"$jobs" vmlinux arm/mps2-an385.dtb ;;
+		virt) kmake "$1" "$2" -j"$jobs" vmlinux zImage modules
+		      module "$2"
+		      virt_initrd "$2" ;;
+		*) kmake "$1" "$2" -j"$jobs" vmlinux ;;
+	esac
+}
+
+# build TARGET VARIANT: configure, then build the images
 build() {
 	configure "$1" "$2"
-	extra=
-	[ "$1" = mps2 ] && extra=arm/mps2-an385.dtb
-	kmake "$1" "$2" -j"$jobs" vmlinux $extra
+	images "$1" "$2"
 }
 
-# boot VARIANT: boot mps2-VARIANT, keep the console in the build folder
+# boot TARGET VARIANT [ARGS]: boot TARGET-VARIANT, keep the console in the
+# build folder (console.log, or console-fault.log with extra arguments)
 boot() {
-	b=$cache/kbuild/mps2-$1
-	"$top/tests/kernel/boot-mps2.sh" "$b/vmlinux" \
-		"$b/arch/arm/boot/dts/arm/mps2-an385.dtb" "$b/console.log" 120
+	b=$cache/kbuild/$1-$2
+	log=$b/console.log
+	[ -n "${3:-}" ] && log=$b/console-fault.log
+	case $1 in
+		mps2) "$top/tests/kernel/boot-mps2.sh" "$b/vmlinux" \
+			"$b/arch/arm/boot/dts/arm/mps2-an385.dtb" "$log" 600 ;;
+		virt) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
+		      "$top/tests/kernel/boot-virt.sh" "$b/arch/arm/boot/zImage" \
+			"$b/initrd.cpio" "$log" 600 "initramfs_async=0 ltoinit_syms=$syms ${3:-}" ;;
+		*) echo "kernel: $1 is not booted" >&2; return 1 ;;
+	esac
 }
 
-# check: both mps2 kernels build and boot, with the same console
-check() {
+# compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
+# "NAME,RESULT" lines in parity-TARGET.csv, fails when one fails
+compare() {
+	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
+	out=$cache/parity-$1.csv
+	parity=$top/tests/kernel/parity.sh
+	: > "$out"
+	status=0
+	# record NAME COMMAND...: run one check, keep its verdict and output
+	record() {
+		name=$1; shift
+		if "$@" > "$cand/parity-$name.txt"; then
+			echo "$name,ok" >> "$out"
+		else
+			echo "$name,FAILED" >> "$out"; status=1
+		fi
+		cat "$cand/parity-$name.txt"
+	}
+	record kunit "$parity" kunit "$ref/console.log" "$cand/console.log"
+	record initcalls "$parity" initcalls "$ref/console.log" "$cand/console.log"
+	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
+	if [ "$1" = virt ]; then
+		for v in nolto lto; do
+			record "module-$v" "$parity" module "$cache/kbuild/$1-$v/console.log"
+			record "kallsyms-$v" "$parity" kallsyms "$cache/kbuild/$1-$v/vmlinux" \
+				"$cache/kbuild/$1-$v/console.log"
+		done
+		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand"
+	fi
+	return $status
+}
+
+# parity TARGET: both variants built and booted, then compared
+parity() {
 	for v in nolto lto; do
-		build mps2 $v
-		boot $v || { echo "kernel: mps2-$v did not run /init (see its console.log)" >&2; return 1; }
+		build "$1" $v
+		boot "$1" $v || { echo "kernel: $1-$v did not run /init to its end (see its console.log)" >&2; return 1; }
 	done
-	"$top/tests/kernel/compare-console.sh" "$cache/kbuild/mps2-nolto/console.log" \
-		"$cache/kbuild/mps2-lto/console.log"
+	compare "$1"
+}
+
+# faults: the virt LTO kernel booted without one initcall and with a
+# module that fails its checks; the parity checks must report both
+faults() {
+	b=$cache/kbuild/virt-lto ref=$cache/kbuild/virt-nolto/console.log
+	parity=$top/tests/kernel/parity.sh
+	skipped=proc_uptime_init
+	boot virt lto "initcall_blacklist=$skipped ltoinit_modparams=fault=1 kunit.enable=0" || true
+	status=0
+	if "$parity" initcalls "$ref" "$b/console-fault.log" > /dev/null 2> "$b/fault-initcalls.txt" ||
+		! grep -q "reference: $skipped " "$b/fault-initcalls.txt"; then
+		echo "kernel: faults: the initcall check did not name $skipped:" >&2
+		status=1
+	fi
+	cat "$b/fault-initcalls.txt"
+	if "$parity" module "$b/console-fault.log" > /dev/null 2> "$b/fault-module.txt" ||
+		! grep -q 'int_sqrt: got' "$b/fault-module.txt"; then
+		echo "kernel: faults: the module check did not report the failed check:" >&2
+		status=1
+	fi
+	cat "$b/fault-module.txt"
+	[ $status = 0 ] && echo "kernel: faults: both broken states caught"
+	return $status
+}
+
+# kunit_py VARIANT: the kernel's own KUnit runner for ARM (QEMU virt)
+# with the project's suites; the lto variant adds the LTO options
+kunit_py() {
+	set -- run --arch=arm --cross_compile="$cross" --build_dir="$cache/kbuild/kunit-$1" \
+		--kunitconfig="$configs/kunit.config" --jobs="$jobs" --timeout=900 \
+		--make_options "CC=$kernel_cc" $([ "$1" = lto ] &&
+		echo "--make_options LD=${cross}lto-ld --kconfig_add CONFIG_LTO_GCC=y")
+	PATH=$cache/bin:$PATH "$tree/tools/testing/kunit/kunit.py" "$@"
+}
+
+# parity_value TARGET NAME: the verdict of one parity check of TARGET
+parity_value() {
+	awk -F, -v k="$2" '$1 == k {print $2}' "$cache/parity-$1.csv"
+}
+
+# parity_text TARGET NAME SED-SCRIPT: a figure from one check's output
+parity_text() {
+	sed -n "$3" "$cache/kbuild/$1-lto/parity-$2.txt" 2>/dev/null | paste -sd/ -
+}
+
+# parity_kunit TARGET WHICH: "P of T" KUnit tests of the reference or
+# the candidate kernel
+parity_kunit() {
+	parity_text "$1" kunit "s/^parity: kunit: $2: [0-9]* suites, \([0-9]*\) tests: \([0-9]*\) passed.*/\2 of \1/p"
+}
+
+# parity_table TARGETS: the markdown parity table from the checks' outputs
+parity_table() {
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | module loaded (virt) | kallsyms lookups right (virt) | kallsyms bytes/symbol (virt) | verdict |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for t in "$@"; do
+		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
+		mod= ks= kb=
+		if [ "$t" = virt ]; then
+			mod="$(parity_value virt module-nolto) / $(parity_value virt module-lto)"
+			ks="$(parity_text virt kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text virt kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
+			kb=$(parity_text virt kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p')
+		fi
+		verdict=same
+		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
+		echo "| $t | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"
+	done
 }
 
 # timed LABEL TARGET VARIANT ARGS...: kmake, with "LABEL,wall,user,sys" in $times
@@ -141,7 +331,15 @@ size_of() {
 	${cross}size "$cache/kbuild/$1-$2/vmlinux" | awk 'NR == 2 {print $1, $2, $3, $4}'
 }
 
-# measure TARGET: clean builds and init/main.c rebuilds, side by side
+# targets_booted TARGETS: those of TARGETS that QEMU boots
+targets_booted() {
+	for t in "$@"; do
+		case $t in mps2|virt) echo "$t" ;; esac
+	done
+}
+
+# measure TARGET: clean builds and init/main.c rebuilds, side by side;
+# then, for a target QEMU boots, the parity checks
 measure() {
 	for v in nolto lto; do
 		rm -rf "$cache/kbuild/$1-$v"
@@ -152,18 +350,13 @@ measure() {
 		touch "$tree/init/main.c"
 		timed "$1-$v-rebuild" "$1" "$v" -j"$jobs" vmlinux
 	done
-	[ "$1" = mps2 ] || return 0
+	[ -n "$(targets_booted "$1")" ] || return 0
 	for v in nolto lto; do
-		kmake mps2 $v arm/mps2-an385.dtb
-		if boot $v; then echo "mps2-$v-boot,userspace /init ran" >> "$times"
-		else echo "mps2-$v-boot,FAILED" >> "$times"; fi
+		images "$1" $v
+		if boot "$1" $v; then echo "$1-$v-boot,userspace /init ran" >> "$times"
+		else echo "$1-$v-boot,FAILED" >> "$times"; fi
 	done
-	if "$top/tests/kernel/compare-console.sh" "$cache/kbuild/mps2-nolto/console.log" \
-		"$cache/kbuild/mps2-lto/console.log"; then
-		echo "mps2-console,same" >> "$times"
-	else
-		echo "mps2-console,DIFFERENT" >> "$times"
-	fi
+	compare "$1" || echo "$1-parity,FAILED" >> "$times"
 }
 
 # table TARGETS: the markdown results table from $times and the sizes
@@ -190,18 +383,29 @@ AWK
 	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | |"
 }
 
-# readme_table FILE: put FILE between the kernel-results markers of README.md
+# readme_table NAME FILE: put FILE between the NAME markers of README.md
 readme_table() {
-	awk -v table="$1" '
-		/<!-- kernel-results -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-		/<!-- \/kernel-results -->/ { skip = 0 }
+	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
+		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+		$0 == end { skip = 0 }
 		!skip { print }' "$top/README.md" > "$top/README.md.tmp" &&
 	mv "$top/README.md.tmp" "$top/README.md"
 }
 
-# suite TARGETS: measure every target, then print the table and put it in the README
+# check: parity of mps2 and virt, the fault checks, the parity table
+check() {
+	status=0
+	for t in mps2 virt; do
+		parity "$t" || status=1
+	done
+	faults || status=1
+	parity_table mps2 virt | tee "$cache/parity.md"
+	return $status
+}
+
+# suite TARGETS: measure every target, then print the tables and put them in the README
 suite() {
-	[ $# -gt 0 ] || set -- mps2 stm32
+	[ $# -gt 0 ] || set -- mps2 virt stm32
 	times=$cache/times.txt
 	: > "$times"
 	for t in "$@"; do measure "$t"; done
@@ -210,8 +414,10 @@ suite() {
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD suite $*\`."
 	} > "$cache/results.md"
-	cat "$cache/results.md"
-	readme_table "$cache/results.md"
+	parity_table $(targets_booted "$@") > "$cache/parity.md"
+	cat "$cache/results.md" "$cache/parity.md"
+	readme_table kernel-results "$cache/results.md"
+	readme_table kernel-parity "$cache/parity.md"
 	grep -q 'FAILED\|DIFFERENT' "$times" && return 1
 	return 0
 }
@@ -221,9 +427,12 @@ tool_dir
 case ${1:-} in
 	tree) echo "$tree" ;;
 	build) build "$2" "$3" ;;
-	boot) boot "$2" ;;
+	boot) shift; boot "$@" ;;
+	parity) parity "$2" ;;
+	faults) faults ;;
 	check) check ;;
+	kunit-py) kunit_py "$2" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot VARIANT|check|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The main job, from a fresh checkout: set-up, build lto-ld, the seed
-# example end to end (scripts/demo.sh), then the kernel: mps2 and stm32
-# built with and without GCC LTO through lto-ld, mps2 booted in QEMU to
-# userspace, and the measured results table (also written into README.md).
+# example end to end (scripts/demo.sh), then the kernel: mps2, virt and
+# stm32 built with and without GCC LTO through lto-ld, mps2 and virt
+# booted in QEMU and checked for parity, and the measured results tables
+# (also written into README.md).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,4 +11,4 @@ dir=$top/_build/default
 "$top/scripts/setup.sh" "$dir"
 make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/demo.sh" "$dir/lto-ld"
-exec "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 stm32
+exec "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32

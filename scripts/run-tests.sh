@@ -1,9 +1,11 @@
 #!/bin/sh
 # All tests, from a fresh checkout: set-up, build, `make check` (unit and
 # toolchain tests), the same suite built with AddressSanitizer and UBSan,
-# then the kernel check: mps2 built with and without GCC LTO through
-# lto-ld (compiles cached by ccache), both booted in QEMU, consoles
-# compared.  Ends with one line: "N passed, N failed".
+# then the kernel check: mps2 and virt built with and without GCC LTO
+# through lto-ld (compiles cached by ccache), booted in QEMU, and the LTO
+# kernels compared with the non-LTO ones (KUnit, initcall order, console,
+# module, kallsyms), and two broken states that the comparison must catch.
+# Ends with one line: "N passed, N failed".
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +24,7 @@ for variant in default asan; do
 	[ -f "$dir/test-suite.log" ] || rc=1
 done
 
-echo "== kernel: mps2 with and without LTO, built and booted =="
+echo "== kernel: mps2 and virt with and without LTO: parity checks =="
 kernel=0
 if KERNEL_CC="ccache arm-linux-gnueabihf-gcc" \
 	"$top/scripts/kernel.sh" "$top/_build/default/lto-ld" check; then

@@ -7,6 +7,7 @@ set -eu
 
 vmlinux=$1 dtb=$2 log=$3 seconds=${4:-60}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/qemu-run.sh"
 dtb_addr=0x21f00000		# top MiB of the 16 MiB DRAM, clear of the kernel
 work=$(mktemp -d "${TMPDIR:-/tmp}/mps2-boot.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -21,25 +22,10 @@ build_shim() {
 		-o "$work/shim.elf" "$work/shim.o"
 }
 
-# finished: the console shows the end of the boot (init ran, or a panic)
-finished() {
-	grep -Eq 'Kernel panic|lto-ld-init: done' "$log"
-}
-
 build_shim
-qemu-system-arm -M mps2-an385 -nographic -monitor none -no-reboot \
+qemu_run "$log" "$seconds" 'lto-ld-init: done' -M mps2-an385 \
 	-device loader,file="$work/shim.elf" \
 	-device loader,file="$vmlinux" \
-	-device loader,file="$dtb",addr=$dtb_addr,force-raw=on \
-	> "$log" 2>&1 &
-qemu=$!
-waited=0
-while kill -0 $qemu 2>/dev/null && ! finished && [ $waited -lt $((seconds * 5)) ]; do
-	sleep 0.2
-	waited=$((waited + 1))
-done
-sleep 0.5	# let the last lines of a panic reach the log
-kill $qemu 2>/dev/null || true
-wait $qemu 2>/dev/null || true
+	-device loader,file="$dtb",addr=$dtb_addr,force-raw=on
 # Success: the kernel ran the project's /init, which said so.
 grep -q 'lto-ld-init: userspace reached' "$log"

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Compare two kernel consoles (non-LTO and LTO) the way a person would:
 # the same messages in the same order, once timestamps, the version
-# banner, memory sizes and addresses are set aside, and the two messages
+# banner, memory sizes and addresses are set aside, and the messages
 # that depend on how fast QEMU ran (BogoMIPS; a timer found already
-# expired under load).  Fails on any other difference, and on an oops,
+# expired under load; initcall and KUnit run times).  Symbols printed as
+# NAME+OFFSET/SIZE lose the offset, the size and GCC's clone suffixes;
+# initcall_debug's lines and /init's kallsyms names and addresses are
+# left out: parity.sh checks them.  Fails on any other difference, and on an oops,
 # BUG or WARNING in either console.
 # Usage: compare-console.sh REFERENCE.log CANDIDATE.log
 set -u
@@ -12,6 +15,7 @@ set -u
 normalize() {
 	sed -e 's/\r$//' \
 	    -e 's/^\[ *[0-9]*\.[0-9]*\] //' \
+	    -e 's/+0x[0-9a-f]*\/0x[0-9a-f]*//g' \
 	    -e '/^Linux version /d' \
 	    -e 's/^Memory: .*/Memory: <sizes>/' \
 	    -e 's/0x[0-9a-f]\{6,\}/<addr>/g' \
@@ -21,7 +25,14 @@ normalize() {
 	    -e 's/memory: [0-9]\+K$/memory: <n>K/' \
 	    -e '/^Calibrating delay loop/d' \
 	    -e '/^Timer with delta zero/d' \
-	    -e '/^qemu-system-arm: /d' "$1"
+	    -e '/^qemu-system-arm: /d' \
+	    -e '/^calling  .* @ [0-9]*$/d' \
+	    -e '/^initcall .* returned -\{0,1\}[0-9]* after [0-9]* usecs$/d' \
+	    -e '/^lto-ld-init: kallsyms /d' \
+	    -e 's/ltoinit_syms=[^ "]*/ltoinit_syms=<names>/' \
+	    -e 's/ after [0-9]* usecs$/ after <n> usecs/' \
+	    -e '/# .*: Test should be marked slow (runtime: /d' \
+	    -e 's/\.\(lto_priv\|constprop\|isra\|part\)\.[0-9]\+//g' "$1"
 }
 
 status=0

@@ -1,0 +1,207 @@
+#!/bin/sh
+# Behavioural parity of a non-LTO and an LTO kernel, read from their QEMU
+# consoles.  Each check prints one "parity: ..." line and fails with a
+# message that names what differs.
+# Usage: parity.sh kunit REFERENCE.log CANDIDATE.log
+#        parity.sh initcalls REFERENCE.log CANDIDATE.log
+#        parity.sh kallsyms VMLINUX LOG       (the /init lookups, see below)
+#        parity.sh kallsyms-size REFERENCE-BUILD CANDIDATE-BUILD
+#        parity.sh module LOG
+#        parity.sh symbols VMLINUX COUNT       (names for the /init to look up)
+set -u
+
+# console LOG: the console without timestamps and carriage returns
+console() {
+	sed -e 's/\r$//' -e 's/^\[ *[0-9]*\.[0-9]*\] //' "$1"
+}
+
+# plain_name: strip the suffixes GCC gives clones and privatized statics
+# (.lto_priv.N, .constprop.N, .isra.N, .part.N, .cold) from stdin's names
+plain_name() {
+	sed -E 's/\.(lto_priv|constprop|isra|part|cold)(\.[0-9]+)?//g'
+}
+
+# ktap LOG: one "STATUS ID" line per KUnit result (pass, fail or skip);
+# ID is suite.test[.parameter], from the "# Subtest:" headers above it
+ktap() {
+	console "$1" | awk '
+		function depth(s) { match(s, /^ */); return RLENGTH / 4 }
+		/^ *# Subtest: / {
+			d = depth($0); sub(/^ *# Subtest: /, ""); hdr[d] = $0
+			for (i = d + 1; i in hdr; i++) delete hdr[i]
+			next
+		}
+		/^ *(not )?ok [0-9]+ / {
+			d = depth($0); line = $0; sub(/^ */, "", line)
+			status = line ~ /^not ok/ ? "fail" : "pass"
+			sub(/^(not )?ok [0-9]+ /, "", line)
+			if (line ~ /# SKIP/) status = "skip"
+			sub(/ *# .*/, "", line)
+			id = ""
+			for (i = 1; i <= d; i++) id = id hdr[i] "."
+			print status, id line
+		}'
+}
+
+# ktap_counts FILE: "S suites, T tests: P passed, F failed, K skipped"
+# (tests are a suite's cases; the parameters of one case count once)
+ktap_counts() {
+	awk '{ n = split($2, part, "."); kind = n == 1 ? "suite" : n == 2 ? "case" : "param" }
+		kind == "suite" { suites++ }
+		kind == "case" { tests++; count[$1]++ }
+		END { printf "%d suites, %d tests: %d passed, %d failed, %d skipped\n",
+			suites, tests, count["pass"], count["fail"], count["skip"] }' "$1"
+}
+
+# check_kunit REF CAND: the candidate runs and passes exactly what the
+# reference runs and passes
+check_kunit() {
+	ktap "$1" > "$2.ktap.ref"
+	ktap "$2" > "$2.ktap"
+	if [ ! -s "$2.ktap.ref" ]; then
+		echo "parity: kunit: $1: no KUnit results in the console" >&2
+		return 1
+	fi
+	echo "parity: kunit: reference: $(ktap_counts "$2.ktap.ref")"
+	echo "parity: kunit: candidate: $(ktap_counts "$2.ktap")"
+	sort "$2.ktap.ref" > "$2.ktap.ref.sorted"
+	sort "$2.ktap" > "$2.ktap.sorted"
+	if ! cmp -s "$2.ktap.ref.sorted" "$2.ktap.sorted"; then
+		echo "parity: kunit: FAILED: results differ (< reference, > candidate):" >&2
+		diff "$2.ktap.ref.sorted" "$2.ktap.sorted" | grep '^[<>]' | head -20 >&2
+		return 1
+	fi
+	echo "parity: kunit: same results"
+}
+
+# initcalls LOG: "NAME RETURN" for each initcall pid 1 ran, in order
+initcalls() {
+	console "$1" | awk '
+		/^calling  .* @ 1$/ {
+			name = $2; sub(/\+0x[0-9a-f]+\/0x[0-9a-f]+$/, "", name)
+			if ($3 ~ /^\[/) name = name " " $3
+			order[++n] = name; next
+		}
+		/^initcall .* returned -?[0-9]+ after / {
+			name = $2; sub(/\+0x[0-9a-f]+\/0x[0-9a-f]+$/, "", name)
+			if ($3 ~ /^\[/) name = name " " $3
+			for (i = 1; i <= NF; i++) if ($i == "returned") ret[name] = $(i + 1)
+		}
+		END { for (i = 1; i <= n; i++) print order[i], (order[i] in ret ? ret[order[i]] : "none") }' |
+		plain_name
+}
+
+# check_initcalls REF CAND: the same initcalls, in the same order, with
+# the same return values
+check_initcalls() {
+	initcalls "$1" > "$2.initcalls.ref"
+	initcalls "$2" > "$2.initcalls"
+	if [ ! -s "$2.initcalls.ref" ]; then
+		echo "parity: initcalls: $1: no initcall_debug lines in the console" >&2
+		return 1
+	fi
+	if ! cmp -s "$2.initcalls.ref" "$2.initcalls"; then
+		first=$(diff "$2.initcalls.ref" "$2.initcalls" | sed -n '1s/[acd].*//p' | cut -d, -f1)
+		echo "parity: initcalls: FAILED: the order differs from initcall $first on:" >&2
+		echo "  reference: $(sed -n "${first}p" "$2.initcalls.ref")" >&2
+		echo "  candidate: $(sed -n "${first}p" "$2.initcalls")" >&2
+		return 1
+	fi
+	echo "parity: initcalls: $(wc -l < "$2.initcalls") initcalls, same order and results"
+}
+
+# kallsyms_name: the names /proc/kallsyms shows for stdin's nm names
+# (the series drops .lto_priv.N; other clone suffixes stay)
+kallsyms_name() {
+	sed -E 's/\.lto_priv\.[0-9]+//g'
+}
+
+# symbols VMLINUX COUNT: names for /init to look up: start_kernel and
+# kernel_init, then functions whose kallsyms name is unique, spread over
+# the sorted list, half of them clones or privatized statics (with GCC's
+# suffixes) where the kernel has them
+symbols() {
+	${CROSS:-arm-linux-gnueabihf-}nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' |
+		awk '{ name = $0; gsub(/\.lto_priv\.[0-9]+/, "", name); n[name]++
+			suffixed[name] = name != $0 || name ~ /\.(constprop|isra|part)\./ }
+		END { for (s in n) if (n[s] == 1 && s !~ /^(\$|__)/) print (suffixed[s] ? "clone" : "plain"), s }' |
+		sort | awk -v want="$2" '{ names[$1, ++count[$1]] = $2 }
+		END {
+			printf "start_kernel,kernel_init"
+			clones = count["clone"] < want / 2 ? count["clone"] : int(want / 2)
+			for (i = 0; i < clones; i++) printf ",%s", names["clone", 1 + int(i * count["clone"] / clones)]
+			for (i = 0; i < want - clones; i++) printf ",%s", names["plain", 1 + int(i * count["plain"] / (want - clones))]
+			print ""
+		}'
+}
+
+# check_kallsyms VMLINUX LOG: every name /init looked up was found, at the
+# address nm gives that name (suffixes stripped) in VMLINUX
+check_kallsyms() {
+	${CROSS:-arm-linux-gnueabihf-}nm "$1" | awk '{ print $1, $3 }' | kallsyms_name |
+		sort -u > "$2.nm"
+	console "$2" | sed -n 's/^lto-ld-init: kallsyms //p' > "$2.kallsyms"
+	if [ ! -s "$2.kallsyms" ]; then
+		echo "parity: kallsyms: $2: /init printed no lookups" >&2
+		return 1
+	fi
+	bad=$(awk 'NR == FNR { at[$2 " " $1] = 1; next }
+		$2 == "missing" { print $1 " is missing from /proc/kallsyms"; next }
+		!(($3 " " $1) in at) { print $3 " at " $1 " is not where nm puts it" }' \
+		"$2.nm" "$2.kallsyms")
+	if [ -n "$bad" ]; then
+		echo "parity: kallsyms: FAILED: $bad" >&2
+		return 1
+	fi
+	echo "parity: kallsyms: $(wc -l < "$2.kallsyms") lookups at the right address"
+}
+
+# kallsyms_bytes BUILD: "BYTES SYMBOLS NAME-BYTES" of the last kallsyms
+# table linked: its size, its symbols, and the bytes their names take
+# before kallsyms compresses them (a length byte, the type, the name)
+kallsyms_bytes() {
+	s=$(ls "$1"/.tmp_vmlinux*.kallsyms.S | sort | tail -n 1)
+	bytes=$(${CROSS:-arm-linux-gnueabihf-}size -A "${s%.S}.o" |
+		awk '$1 == ".rodata" || $1 == ".data" || $1 == ".text" { b += $2 } END { print b }')
+	syms=$(awk '/^kallsyms_num_syms:/ { getline; print $2; exit }' "$s")
+	names=$(awk '{ b += 2 + length($3) } END { print b }' "${s%.kallsyms.S}.syms")
+	echo "$bytes $syms $names"
+}
+
+# check_kallsyms_size REF CAND: the candidate's names take no more bytes
+# per symbol than the reference's; the linked table's bytes per symbol
+# are reported too (kallsyms' token compression moves them either way)
+check_kallsyms_size() {
+	set -- $(kallsyms_bytes "$1") $(kallsyms_bytes "$2")
+	awk -v rb="$1" -v rs="$2" -v rn="$3" -v cb="$4" -v cs="$5" -v cn="$6" 'BEGIN {
+		printf "parity: kallsyms-size: reference %d symbols, table %.2f bytes each, names %.2f; candidate %d symbols, table %.2f bytes each, names %.2f\n",
+			rs, rb / rs, rn / rs, cs, cb / cs, cn / cs
+		if (cn / cs > rn / rs) {
+			print "parity: kallsyms-size: FAILED: the candidate names are longer per symbol" > "/dev/stderr"
+			exit 1
+		}
+	}'
+}
+
+# check_module LOG: /init loaded the test module and its checks passed
+check_module() {
+	console "$1" > "$1.module"
+	if ! grep -q '^lto-ld-init: module .* loaded$' "$1.module" ||
+		! grep -q 'lto_ld_test: all [0-9]* checks passed' "$1.module"; then
+		echo "parity: module: FAILED: $1: $(grep -E 'lto_ld_test:|lto-ld-init: module' "$1.module" | paste -sd';' -)" >&2
+		return 1
+	fi
+	echo "parity: module: $(grep -o 'lto_ld_test: all [0-9]* checks passed' "$1.module")"
+}
+
+case ${1:-} in
+	kunit) check_kunit "$2" "$3" ;;
+	initcalls) check_initcalls "$2" "$3" ;;
+	kallsyms) check_kallsyms "$2" "$3" ;;
+	kallsyms-size) check_kallsyms_size "$2" "$3" ;;
+	module) check_module "$2" ;;
+	symbols) symbols "$2" "$3" ;;
+	*) echo "usage: $0 kunit|initcalls REF.log CAND.log | kallsyms VMLINUX LOG |" \
+		"kallsyms-size REF-BUILD CAND-BUILD | module LOG | symbols VMLINUX COUNT" >&2
+	   exit 2 ;;
+esac
