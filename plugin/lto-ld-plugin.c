@@ -14,16 +14,36 @@
  *                            definition the policy made internal (INPUT and
  *                            OFFSET as the linker names the IR input: an
  *                            archive and the member's offset, or a file and 0)
+ *   lto-ld:symbols=FILE      list every IR symbol of every claimed file with
+ *                            the linker's resolution, the one GCC got and
+ *                            why (for lto-ld's --lto-report); see below
+ *
+ * The symbols list has one line per claimed file, in the order GCC asks
+ * for their resolutions, each followed by one line per symbol of its IR
+ * symbol table; fields are separated by tabs, and a backslash, tab or
+ * newline inside a field is written \\, \t, \n:
+ *
+ *   file INPUT OFFSET
+ *   sym NAME KIND LINKER_RES RES WHY KEEP_GLOB KEEP_FILE KEEP_LINE COMDAT
+ *
+ * KIND is def, weakdef, undef, weakundef or common; LINKER_RES and RES
+ * the resolution names without LDPR_ (RES differs when the policy made
+ * the definition internal); WHY is empty, or what the whole-program
+ * policy did: internalized, keep (KEEP_* name the entry: its glob, and
+ * its keep file and line or nothing), weak, compiler; COMDAT is 1 for a
+ * symbol of a comdat group.
  *
  * All other -plugin-opt options are GCC's and reach it unchanged.  With no
- * policy option the plugin only forwards: the link is GCC's.
+ * policy option the plugin only forwards: the link is GCC's (the symbols
+ * list changes no resolution).
  *
  * Keep entries that match no IR symbol of the link are reported as
  * warnings once the linker has read every symbol (after GCC's
  * all_symbols_read handler, whose get_symbols calls this plugin sees).
  *
  * Read top to bottom: messages, the keep set, the claimed files, the
- * interposed get_symbols, the interposed hooks, onload.
+ * interposed get_symbols with the symbols list, the interposed hooks,
+ * onload.
  */
 #include <stdint.h>	/* plugin-api.h needs it first */
 #include <plugin-api.h>
@@ -67,6 +87,7 @@ struct claimed_file {
 	const void *handle;
 	char *name;		/* the file, or the archive of a member */
 	unsigned long long offset;	/* the member's offset in it, or 0 */
+	bool listed;		/* its symbols are in the symbols list */
 };
 
 static struct {
@@ -90,6 +111,8 @@ static struct {
 	size_t nfiles, last_file;
 	char *internalized_path;
 	FILE *internalized;
+	char *symbols_path;
+	FILE *symbols;
 	bool reported;
 } self;
 
@@ -196,12 +219,14 @@ static void keep_index(void)
 }
 
 /*
- * Does the keep set hold NAME?  Every entry that matches is marked, so
- * that the ones no IR symbol matched can be reported.  With !ANSWER only
- * the marks matter: globs already matched are not tried again.
+ * Does the keep set hold NAME?  The first entry that matches, or NULL.
+ * Every entry that matches is marked, so that the ones no IR symbol
+ * matched can be reported.  With !ANSWER only the marks matter: globs
+ * already matched are not tried again.
  */
-static bool keep_match(const char *name, bool answer)
+static const struct keep_entry *keep_match(const char *name, bool answer)
 {
+	const struct keep_entry *first = NULL;
 	size_t lo = 0, hi = self.nliterals;
 	bool hit = false;
 
@@ -213,17 +238,23 @@ static bool keep_match(const char *name, bool answer)
 		else
 			hi = mid;
 	}
-	for (; lo < self.nliterals && !strcmp(self.keep[self.literals[lo]].glob, name); lo++)
+	for (; lo < self.nliterals && !strcmp(self.keep[self.literals[lo]].glob, name); lo++) {
+		if (!first)
+			first = &self.keep[self.literals[lo]];
 		self.keep[self.literals[lo]].matched = hit = true;
+	}
 	for (size_t i = 0; i < self.nglobs; i++) {
 		struct keep_entry *e = &self.keep[self.globs[i]];
 
 		if (e->matched && (hit || !answer))
 			continue;
-		if (!fnmatch(e->glob, name, 0))
+		if (!fnmatch(e->glob, name, 0)) {
+			if (!first)
+				first = e;
 			e->matched = hit = true;
+		}
 	}
-	return hit;
+	return first;
 }
 
 static bool compiler_name(const char *name)
@@ -269,11 +300,12 @@ static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
 	c->handle = file->handle;
 	c->name = copy_of(file->name);
 	c->offset = (unsigned long long)file->offset;
+	c->listed = false;
 	return st;
 }
 
 /* get_symbols comes in claim order: look from the last one found. */
-static const struct claimed_file *claimed_file(const void *handle)
+static struct claimed_file *claimed_file(const void *handle)
 {
 	for (size_t n = 0; n < self.nfiles; n++) {
 		size_t i = (self.last_file + n) % self.nfiles;
@@ -299,23 +331,118 @@ static void internalized(const void *handle, const char *name)
 		c ? c->name : "");
 }
 
+/* The symbols list (for lto-ld's --lto-report). */
+
+/* One field: a tab first unless it is the line's first, then escaped. */
+static void list_field(const char *text, bool first)
+{
+	if (!first)
+		putc('\t', self.symbols);
+	for (const char *p = text ? text : ""; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", self.symbols);
+		else if (*p == '\t')
+			fputs("\\t", self.symbols);
+		else if (*p == '\n')
+			fputs("\\n", self.symbols);
+		else
+			putc(*p, self.symbols);
+	}
+}
+
+static const char *resolution_name(int res)
+{
+	static const char *const names[] = {
+		"UNKNOWN", "UNDEF", "PREVAILING_DEF", "PREVAILING_DEF_IRONLY",
+		"PREEMPTED_REG", "PREEMPTED_IR", "RESOLVED_IR", "RESOLVED_EXEC",
+		"RESOLVED_DYN", "PREVAILING_DEF_IRONLY_EXP",
+	};
+
+	return res >= 0 && res < (int)(sizeof(names) / sizeof(names[0]))
+		       ? names[res] : "UNKNOWN";
+}
+
+static const char *kind_name(int def)
+{
+	static const char *const names[] = {
+		"def", "weakdef", "undef", "weakundef", "common",
+	};
+
+	return def >= 0 && def < (int)(sizeof(names) / sizeof(names[0]))
+		       ? names[def] : "def";
+}
+
+/* The "file" line of the claimed file HANDLE; false when already listed. */
+static bool list_file(const void *handle)
+{
+	struct claimed_file *c = claimed_file(handle);
+	char offset[32];
+
+	if (c && c->listed)
+		return false;
+	if (c)
+		c->listed = true;
+	snprintf(offset, sizeof(offset), "%#llx", c ? c->offset : 0);
+	list_field("file", true);
+	list_field(c ? c->name : "", false);
+	list_field(offset, false);
+	putc('\n', self.symbols);
+	return true;
+}
+
+static void list_symbol(const struct ld_plugin_symbol *s, int linker_res,
+			const char *why, const struct keep_entry *keep)
+{
+	char line[16] = "";
+
+	if (keep && keep->file)
+		snprintf(line, sizeof(line), "%u", keep->line);
+	list_field("sym", true);
+	list_field(s->name, false);
+	list_field(kind_name(s->def), false);
+	list_field(resolution_name(linker_res), false);
+	list_field(resolution_name(s->resolution), false);
+	list_field(why, false);
+	list_field(keep ? keep->glob : "", false);
+	list_field(keep ? keep->file : "", false);
+	list_field(line, false);
+	list_field(s->comdat_key && *s->comdat_key ? "1" : "0", false);
+	putc('\n', self.symbols);
+}
+
 static void apply_policy(const void *handle, int nsyms,
 			 struct ld_plugin_symbol *syms)
 {
 	bool policy = self.whole_program && self.output_type == LDPO_REL;
+	/* GCC asks once per file; a second answer is not listed again */
+	bool list = self.symbols && list_file(handle);
 
 	for (int i = 0; i < nsyms; i++) {
 		struct ld_plugin_symbol *s = &syms[i];
+		int linker_res = s->resolution;
 		/* A weak definition may still be overridden by a later link. */
 		bool candidate = policy && s->def != LDPK_WEAKDEF &&
 				 s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP;
-
 		/* every symbol is matched: the keep set's report needs it */
-		if (keep_match(s->name, candidate) || !candidate ||
-		    compiler_name(s->name))
-			continue;
-		s->resolution = LDPR_PREVAILING_DEF_IRONLY;
-		internalized(handle, s->name);
+		const struct keep_entry *keep = keep_match(s->name, candidate);
+		const char *why = "";
+
+		if (candidate) {
+			if (keep) {
+				why = "keep";
+			} else if (compiler_name(s->name)) {
+				why = "compiler";
+			} else {
+				s->resolution = LDPR_PREVAILING_DEF_IRONLY;
+				internalized(handle, s->name);
+				why = "internalized";
+			}
+		} else if (policy && s->def == LDPK_WEAKDEF &&
+			   s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP) {
+			why = "weak";
+		}
+		if (list)
+			list_symbol(s, linker_res, why, candidate ? keep : NULL);
 	}
 }
 
@@ -362,6 +489,16 @@ static enum ld_plugin_status all_symbols_read(void)
 	if (self.gcc_all_symbols_read)
 		st = self.gcc_all_symbols_read();
 	report_unmatched();
+	if (self.symbols) {
+		int bad = ferror(self.symbols);
+
+		if (fclose(self.symbols) || bad) {
+			report(LDPL_ERROR, "%s: cannot write the list of IR "
+			       "symbols", self.symbols_path);
+			st = LDPS_ERR;
+		}
+		self.symbols = NULL;
+	}
 	if (self.internalized) {
 		int bad = ferror(self.internalized);
 
@@ -410,6 +547,17 @@ static int our_option(const char *opt, const char **gcc_plugin)
 		if (!self.internalized) {
 			report(LDPL_FATAL, "%s: cannot write: %s",
 			       self.internalized_path, strerror(errno));
+			return -1;
+		}
+	} else if (!strncmp(opt, "symbols=", 8) && opt[8]) {
+		if (self.symbols)	/* the last one given */
+			fclose(self.symbols);
+		free(self.symbols_path);
+		self.symbols_path = copy_of(opt + 8);
+		self.symbols = fopen(self.symbols_path, "w");
+		if (!self.symbols) {
+			report(LDPL_FATAL, "%s: cannot write: %s",
+			       self.symbols_path, strerror(errno));
 			return -1;
 		}
 	} else {
@@ -477,11 +625,13 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 	keep_index();
 
 	/*
-	 * With a policy, GCC's claim_file and all_symbols_read handlers are
-	 * called through ours: the names of the claimed files, and the end
-	 * of symbol resolution.  Without one the link is GCC's alone.
+	 * With a policy (or a list to write), GCC's claim_file and
+	 * all_symbols_read handlers are called through ours: the names of the
+	 * claimed files, and the end of symbol resolution.  Without one the
+	 * link is GCC's alone.
 	 */
-	policy = self.whole_program || self.nkeep || self.internalized;
+	policy = self.whole_program || self.nkeep || self.internalized ||
+		 self.symbols;
 	for (int i = 0; policy && i < n; i++) {
 		if (inner[i].tv_tag == LDPT_REGISTER_CLAIM_FILE_HOOK)
 			inner[i].tv_u.tv_register_claim_file = register_claim_file;

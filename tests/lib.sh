@@ -54,3 +54,26 @@ write_seed_sources() {
 	printf 'int foo(void);\nint bar(void) { return foo() + 2; }\n' > bar.c
 	printf 'int foo(void);\nint main(void) { return foo() + 4; }\n' > main.c
 }
+
+# need_plugin: skip the whole test when lto-ld-plugin.so was not built
+need_plugin() {
+	: "${TOP_BUILDDIR:?}"
+	[ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ] && return 0
+	skip "lto-ld-plugin.so not built (binutils-dev missing)"
+	done_testing
+	exit 0
+}
+
+# The scenario of FACTS.md, in C: a.c defines three globals, b.c calls
+# one (the tests add a native c.s that calls asm_ref_target).
+write_facts_sources() {
+	cat > a.c <<'C'
+int unused_global(int x) { return x * 3; }
+int used_global(int x) { return x + 1; }
+int asm_ref_target(int x) { return x - 1; }
+C
+	cat > b.c <<'C'
+int used_global(int);
+int entry(int x) { return used_global(x) * 2; }
+C
+}

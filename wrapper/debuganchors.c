@@ -17,8 +17,14 @@
 #define SHN_UNDEF 0
 #define STB_GLOBAL 1
 #define STB_WEAK 2
+#define STT_SECTION 3
+#define STT_FILE 4
 #define STV_HIDDEN 2
 #define SHN_LORESERVE 0xff00
+#define LTO_SYMTAB ".gnu.lto_.symtab"
+/* GCC's IR symbol table: the kinds of entry that do not define the name */
+#define LTO_KIND_UNDEF 2
+#define LTO_KIND_WEAKUNDEF 3
 
 struct elf_file {
 	unsigned char *data;
@@ -51,30 +57,100 @@ static int load(const char *path, struct elf_file *f)
 	return 0;
 }
 
-int output_symbols(const char *path, struct strvec *anchors,
-		   struct strvec *undefined)
+/*
+ * The definitions of a GCC IR symbol table section (DATA, SIZE bytes):
+ * entries NAME\0 COMDAT\0 KIND VISIBILITY SIZE(8) SLOT(4).
+ */
+static void ir_definitions(const unsigned char *data, size_t size,
+			   struct strvec *defined)
+{
+	const unsigned char *p = data, *end = data + size;
+
+	while (p < end) {
+		const unsigned char *name = p, *comdat;
+
+		p = memchr(p, '\0', (size_t)(end - p));
+		if (!p)
+			return;
+		comdat = ++p;
+		p = memchr(comdat, '\0', (size_t)(end - comdat));
+		if (!p || (size_t)(end - p) < 1 + 2 + 8 + 4)
+			return;
+		p++;
+		if (*name && p[0] != LTO_KIND_UNDEF && p[0] != LTO_KIND_WEAKUNDEF)
+			strvec_push(defined, (const char *)name);
+		p += 2 + 8 + 4;
+	}
+}
+
+/* The name of section header SH, or "" (STRSH: the section name table's header). */
+static const char *section_name(const struct elf_file *f, size_t sh, size_t strsh)
+{
+	uint64_t name = get(f, sh, 4), off, size;
+
+	if (!strsh)
+		return "";
+	off = get(f, strsh + (f->is64 ? 24 : 16), f->is64 ? 8 : 4);
+	size = get(f, strsh + (f->is64 ? 32 : 20), f->is64 ? 8 : 4);
+	if (off + size > f->size || name >= size ||
+	    !memchr(f->data + off + name, '\0', (size_t)(size - name)))
+		return "";
+	return (const char *)f->data + off + name;
+}
+
+/*
+ * One read of PATH's symbol tables.  ANCHORS, UNDEFINED: see
+ * output_symbols.  DEFINED: every defined name (but section and file
+ * symbols) of the ELF symbol table, locals too, and of GCC IR symbol
+ * tables; *KNOWN set when there was a symbol table of either kind.
+ */
+static int read_symbols(const char *path, struct strvec *anchors,
+			struct strvec *undefined, struct strvec *defined,
+			bool *known)
 {
 	struct elf_file f = { NULL, 0, false, false };
 	uint64_t shoff;
-	unsigned shentsize, shnum;
+	unsigned shentsize, shnum, shstrndx;
+	size_t strsh = 0;
 	int rc = 0;
 
+	if (known)
+		*known = false;
 	if (load(path, &f))
 		return 1;
 	shoff = get(&f, f.is64 ? 40 : 32, f.is64 ? 8 : 4);
 	shentsize = (unsigned)get(&f, f.is64 ? 58 : 46, 2);
 	shnum = (unsigned)get(&f, f.is64 ? 60 : 48, 2);
-	if (shnum == 0 || shoff + (uint64_t)shnum * shentsize > f.size) {
+	shstrndx = (unsigned)get(&f, f.is64 ? 62 : 50, 2);
+	if (shnum == 0 || shentsize < (f.is64 ? 64u : 40u) ||
+	    shoff + (uint64_t)shnum * shentsize > f.size) {
 		free(f.data);
 		return error("%s: bad section headers", path);
 	}
+	if (shstrndx && shstrndx < shnum)
+		strsh = (size_t)shoff + (size_t)shstrndx * shentsize;
 	for (unsigned i = 0; i < shnum; i++) {
 		size_t sh = (size_t)shoff + (size_t)i * shentsize;
 		uint64_t off, size, entsize, stroff, strsize;
 		size_t link_sh;
 
+		if (defined && get(&f, sh + 4, 4) != SHT_SYMTAB &&
+		    starts_with(section_name(&f, sh, strsh), LTO_SYMTAB)) {
+			off = get(&f, sh + (f.is64 ? 24 : 16), f.is64 ? 8 : 4);
+			size = get(&f, sh + (f.is64 ? 32 : 20), f.is64 ? 8 : 4);
+			if (off + size > f.size) {
+				rc = error("%s: bad IR symbol table", path);
+				break;
+			}
+			ir_definitions(f.data + off, (size_t)size, defined);
+			if (known)
+				*known = true;
+			continue;
+		}
 		if (get(&f, sh + 4, 4) != SHT_SYMTAB)
 			continue;
+		if (known)
+			*known = true;
 		off = get(&f, sh + (f.is64 ? 24 : 16), f.is64 ? 8 : 4);
 		size = get(&f, sh + (f.is64 ? 32 : 20), f.is64 ? 8 : 4);
 		entsize = get(&f, sh + (f.is64 ? 56 : 36), f.is64 ? 8 : 4);
@@ -98,6 +174,9 @@ int output_symbols(const char *path, struct strvec *anchors,
 
 			if (name == 0 || name >= strsize)
 				continue;
+			if (defined && shndx != SHN_UNDEF && (info & 0xf) != STT_SECTION &&
+			    (info & 0xf) != STT_FILE)
+				strvec_push(defined, str);
 			if (shndx == SHN_UNDEF) {
 				if (undefined && ((info >> 4) == STB_GLOBAL ||
 						  (info >> 4) == STB_WEAK))
@@ -116,6 +195,17 @@ int output_symbols(const char *path, struct strvec *anchors,
 	}
 	free(f.data);
 	return rc;
+}
+
+int output_symbols(const char *path, struct strvec *anchors,
+		   struct strvec *undefined)
+{
+	return read_symbols(path, anchors, undefined, NULL, NULL);
+}
+
+int output_defined_symbols(const char *path, struct strvec *defined, bool *known)
+{
+	return read_symbols(path, NULL, NULL, defined, known);
 }
 
 int debug_anchors_localize(const struct toolchain *tc, const char *path,

@@ -6,10 +6,13 @@
  * debug-stripped and its final link.  Hidden, no other object can refer
  * to them, so lto-ld makes them local in the objects its LTO writes.
  * The same read of the output gives its undefined symbols, which the
- * --lto-whole-program check needs (see link.c).
+ * --lto-whole-program check needs (see link.c), and its defined ones,
+ * which --lto-report needs (see report.c).
  */
 #ifndef LTO_LD_DEBUGANCHORS_H
 #define LTO_LD_DEBUGANCHORS_H
+
+#include <stdbool.h>
 
 struct strvec;
 struct toolchain;
@@ -22,6 +25,16 @@ struct toolchain;
  */
 int output_symbols(const char *path, struct strvec *anchors,
 		   struct strvec *undefined);
+
+/*
+ * The names PATH (an output lto-ld's link just wrote) defines, into
+ * DEFINED: every defined symbol of its ELF symbol table but section and
+ * file symbols, local ones included, and for an IR object (ld -r
+ * --lto-partial=ir) the definitions of its GCC IR symbol table.  *KNOWN
+ * is false when PATH has neither (a stripped output).  0, or 1 after an
+ * error.
+ */
+int output_defined_symbols(const char *path, struct strvec *defined, bool *known);
 
 /* Make the symbols NAMES of PATH (an ELF object) local, with objcopy. */
 int debug_anchors_localize(const struct toolchain *tc, const char *path,

@@ -602,7 +602,8 @@ const char *partial_mode_name(enum partial_mode mode)
 /*
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
  * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
- * --lto-keep-symbol=GLOB and -save-temps.  Returns how many arguments were consumed (0: not ours),
+ * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE) and
+ * -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
 static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
@@ -633,6 +634,18 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 	if (starts_with(a, "--lto-keep-symbol=") && a[18]) {
 		strvec_push(&cmd->keep_symbols, a + 18);
 		return 1;
+	}
+	if (starts_with(a, "--lto-report=") && a[13]) {
+		free(cmd->report);	/* the last one given */
+		cmd->report = xstrdup(a + 13);
+		return 1;
+	}
+	if (!strcmp(a, "--lto-report")) {
+		if (i + 1 >= n || !*args[i + 1])
+			return error("%s: missing argument", a), -1;
+		free(cmd->report);
+		cmd->report = xstrdup(args[i + 1]);
+		return 2;
 	}
 	if (starts_with(a, "--lto-flags=")) {
 		ld_split_response(a + strlen("--lto-flags="), &cmd->lto_flags);
@@ -851,5 +864,6 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	strvec_clear(&cmd->lto_flags);
 	strvec_clear(&cmd->keep_files);
 	strvec_clear(&cmd->keep_symbols);
+	free(cmd->report);
 	memset(cmd, 0, sizeof(*cmd));
 }

@@ -59,6 +59,7 @@ struct ld_cmdline {
 	bool whole_program;		/* --lto-whole-program */
 	struct strvec keep_files;	/* --lto-keep=FILE */
 	struct strvec keep_symbols;	/* --lto-keep-symbol=GLOB */
+	char *report;			/* --lto-report=FILE (or LTO_LD_REPORT) */
 	bool had_own_options;	/* some were given: args differs from argv */
 };
 

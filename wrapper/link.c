@@ -13,6 +13,7 @@
 #include "inputs.h"
 #include "ldopts.h"
 #include "lostdefs.h"
+#include "report.h"
 #include "run.h"
 #include "scan.h"
 #include "strvec.h"
@@ -251,10 +252,12 @@ static bool env_true(const char *name)
 /*
  * The plugin: lto-ld's own in front of GCC's when it is there, with the
  * link policy as its options; else GCC's (policy options are then an error).
- * INTERNALIZED: where the plugin lists the definitions it made internal.
+ * INTERNALIZED: where the plugin lists the definitions it made internal;
+ * SYMBOLS: where it lists every IR symbol for --lto-report (both may be NULL).
  */
 static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
-		       const struct toolchain *tc, const char *internalized)
+		       const struct toolchain *tc, const char *internalized,
+		       const char *symbols)
 {
 	bool policy = cmd->whole_program || cmd->keep_files.n ||
 		      cmd->keep_symbols.n;
@@ -267,6 +270,10 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 	if (!tc->proxy) {
 		if (policy)
 			return error("--lto-whole-program and --lto-keep need "
+				     "lto-ld-plugin.so, which was not found "
+				     "(not built, or LTO_LD_PLUGIN is set)");
+		if (symbols)
+			return error("--lto-report (LTO_LD_REPORT) needs "
 				     "lto-ld-plugin.so, which was not found "
 				     "(not built, or LTO_LD_PLUGIN is set)");
 		strvec_push(argv, "-plugin");
@@ -284,6 +291,8 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep=%s", cmd->keep_symbols.v[i]);
 	if (internalized)
 		strvec_pushf(argv, "-plugin-opt=lto-ld:internalized=%s", internalized);
+	if (symbols)
+		strvec_pushf(argv, "-plugin-opt=lto-ld:symbols=%s", symbols);
 	return 0;
 }
 
@@ -319,13 +328,17 @@ static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
  * Run the real ld with the LTO plugin.  LINKER_OUTPUT is NULL for a final
  * link, "nolto-rel" or "rel" for ld -r.  The plugin appends its own
  * -flinker-output=rel for -r unless told the output kind is known.
+ * With --lto-report the report is written under a temporary name and
+ * renamed just before the output: a failed link or report leaves neither.
  */
 static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		       const struct inputs_info *info, const char *linker_output)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
-	const char *out;
+	const char *out, *report_to = NULL;
 	char *res, *jobs_flag = NULL, *options, *internalized = NULL;
+	char *symbols = NULL;
+	bool report_done = false;
 	int rc;
 
 	out = prepare_output(cmd->output);
@@ -333,13 +346,22 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (!out || !res || ltrans_jobs(&jobs_flag))
 		return 1;
 	/*
-	 * Whole-program ld -r: the plugin lists what it made internal
-	 * (tmp_file cannot fail now: the private directory holds RES).
+	 * Whole-program ld -r: the plugin lists what it made internal; with
+	 * --lto-report, every IR symbol (tmp_file cannot fail now: the
+	 * private directory holds RES).
 	 */
 	if (linker_output && cmd->whole_program && tc->proxy)
 		internalized = tmp_file("internalized.txt");
+	if (cmd->report) {
+		report_to = report_prepare(cmd);
+		if (!report_to) {
+			rc = 1;
+			goto done;
+		}
+		symbols = tmp_file("ir-symbols.txt");
+	}
 	strvec_push(&argv, tc->real_tool);
-	if (push_plugin(&argv, cmd, tc, internalized)) {
+	if (push_plugin(&argv, cmd, tc, internalized, symbols)) {
 		rc = 1;
 		goto done;
 	}
@@ -369,7 +391,16 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	rc = run_wait(argv.v, env.v);
 	if (rc == 0 && linker_output)
 		rc = finish_partial(cmd, tc, info, out, linker_output, internalized);
+	if (rc == 0 && report_to)
+		rc = report_write(cmd, info, out, linker_output, symbols, report_to);
+	if (rc == 0 && report_to) {
+		rc = tmp_output_commit(cmd->report);
+		report_done = rc == 0;
+	}
 	rc = finish_output(rc, cmd->output);
+	/* no output: no report of it (one written in place cannot be taken back) */
+	if (rc != 0 && report_done && report_to != cmd->report)
+		unlink(cmd->report);
 done:
 	free(jobs_flag);
 	strvec_clear(&argv);
@@ -465,8 +496,13 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	switch (mode) {
 	case PARTIAL_THIN:
 		blocker = thin_blocker(cmd, info);
-		if (!blocker)
+		if (!blocker) {
+			if (cmd->report)
+				warning("%s: no LTO report for a thin ld -r "
+					"output (LTO runs when it is linked); "
+					"%s not written", cmd->output, cmd->report);
 			return thin_link(cmd, tc);
+		}
 		warning("%s: thin ld -r output is not possible (%s); "
 			"running LTO now instead (--lto-partial=native)",
 			cmd->output, blocker);
@@ -534,6 +570,8 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 		       "GCC IR (default native)\n"
 		       "  --lto-flags=FLAGS             options for the LTO step "
 		       "(e.g. -Wno-lto-type-mismatch)\n"
+		       "  --lto-report=FILE             what became of each IR "
+		       "definition (JSON if FILE ends in .json)\n"
 		       "  -save-temps                   keep temporary files\n");
 	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
 	       PACKAGE_VERSION);
@@ -551,6 +589,8 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		return 1;
 	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
 	cmd.whole_program = cmd.whole_program || env_true("LTO_LD_WHOLE_PROGRAM");
+	if (!cmd.report && getenv("LTO_LD_REPORT") && *getenv("LTO_LD_REPORT"))
+		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
 	tmp_keep(cmd.save_temps);
 	if (cmd.version || cmd.help) {
 		rc = version_or_help(&cmd, tc);

@@ -5,17 +5,14 @@
  * that is on that list is a definition the output still needs.
  */
 #include "lostdefs.h"
-#include "inputs.h"
+#include "inputname.h"
 #include "ldopts.h"
-#include "scan.h"
 #include "strvec.h"
 #include "util.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define LOST_SHOWN_MAX 20
 
@@ -64,61 +61,6 @@ static size_t parse_internalized(char *text, struct internal_def **defs)
 	return n;
 }
 
-struct thin_lookup {
-	struct stat want;
-	bool found;
-};
-
-static int same_file(const struct scan_object *obj, void *data)
-{
-	struct thin_lookup *t = data;
-	struct stat st;
-
-	if (obj->in_thin_archive && !obj->member && stat(obj->path, &st) == 0 &&
-	    st.st_dev == t->want.st_dev && st.st_ino == t->want.st_ino) {
-		t->found = true;
-		return 1;	/* stop the scan */
-	}
-	return 0;
-}
-
-/*
- * DEF's input as the user knows it: "archive(member)" for a member of a
- * regular archive (the plugin API names it by the archive and the
- * member's offset) or of a thin archive among the inputs (named by the
- * member's own path), else the file.
- */
-static char *describe_input(const struct ld_cmdline *cmd,
-			    const struct inputs_info *info,
-			    const struct internal_def *def)
-{
-	struct thin_lookup t;
-	char *member;
-
-	if (!*def->input)
-		return xstrdup("an IR object");
-	if (def->offset) {
-		member = scan_member_name(def->input, (off_t)def->offset);
-		if (member) {
-			char *s = xasprintf("%s(%s)", def->input, member);
-
-			free(member);
-			return s;
-		}
-		return xasprintf("%s@%#llx", def->input, def->offset);
-	}
-	t.found = false;
-	if (info->file && stat(def->input, &t.want) == 0)
-		for (size_t i = 0; i < cmd->ninputs && !t.found; i++)
-			if (cmd->inputs[i].path &&
-			    info->file[i].kind == FILE_THIN_ARCHIVE &&
-			    scan_file(cmd->inputs[i].path, same_file, &t, NULL) >= 0 &&
-			    t.found)
-				return xasprintf("%s(%s)", cmd->inputs[i].path,
-						 def->input);
-	return xstrdup(def->input);
-}
-
 /*
  * An undefined symbol of the output whose IR definition the plugin made
  * internal: LTO dropped or localized a definition code in the output
@@ -133,6 +75,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 			       const char *internalized)
 {
 	struct internal_def *defs, key;
+	struct input_names *names;
 	size_t ndefs, lost = 0;
 	char *text;
 
@@ -144,6 +87,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 		return 1;
 	}
 	ndefs = parse_internalized(text, &defs);
+	names = input_names_new(cmd, info);
 	for (size_t i = 0; i < undefined->n && ndefs; i++) {
 		const struct internal_def *def;
 		char *input;
@@ -154,7 +98,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 			continue;
 		if (++lost > LOST_SHOWN_MAX)
 			continue;
-		input = describe_input(cmd, info, def);
+		input = input_name(names, def->input, def->offset);
 		error("%s: %s, defined in IR by %s, was made internal by "
 		      "--lto-whole-program but the output still references "
 		      "it; keep it (--lto-keep-symbol=%s)", cmd->output,
@@ -164,6 +108,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 	if (lost > LOST_SHOWN_MAX)
 		error("%s: %zu more symbols like these (%zu in all)", cmd->output,
 		      lost - LOST_SHOWN_MAX, lost);
+	input_names_free(names);
 	free(defs);
 	free(text);
 	return lost;

@@ -588,43 +588,69 @@ int scan_file(const char *path, scan_visit_fn visit, void *data,
 	return scan_path(path, &ctx, info, NULL);
 }
 
-char *scan_member_name(const char *path, off_t data_offset)
+int scan_archive_members(const char *path, scan_member_fn visit, void *data)
 {
 	struct region r;
-	char *longnames = NULL, *name = NULL;
+	char *longnames = NULL;
 	off_t longnames_size = 0, off = 8;
+	int rc = 0;
 
 	if (open_region(path, &r, NULL) != 0)
-		return NULL;
-	if (measure_region(&r) != 0 || kind_of(&r) != FILE_ARCHIVE)
-		goto out;
-	while (off < data_offset) {
+		return -1;
+	if (measure_region(&r) != 0 || kind_of(&r) != FILE_ARCHIVE) {
+		close(r.fd);
+		return -1;
+	}
+	while (!rc) {
 		char hdr[AR_HDR_SIZE];
-		off_t size, data, origin;
+		off_t size, start, origin;
 
 		if (!read_at(&r, hdr, AR_HDR_SIZE, off) ||
 		    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size))
 			break;
-		data = off + AR_HDR_SIZE;
-		if (data == data_offset) {
-			if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9'))
-				name = member_name(hdr, longnames, longnames_size,
-						   &origin);
-			break;
-		}
-		if (!memcmp(hdr, "//              ", 16) && size <= (64 << 20)) {
+		start = off + AR_HDR_SIZE;
+		if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9')) {
+			char *name = member_name(hdr, longnames, longnames_size,
+						 &origin);
+
+			rc = visit(start, name, data);
+			free(name);
+		} else if (!memcmp(hdr, "//              ", 16) && size <= (64 << 20)) {
 			free(longnames);
 			longnames = xmalloc((size_t)size + 1);
 			longnames_size = size;
-			if (!read_at(&r, longnames, (size_t)size, data))
+			if (!read_at(&r, longnames, (size_t)size, start))
 				break;
 		}
-		off = data + size + ((data + size) & 1);
+		off = start + size + ((start + size) & 1);
 	}
-out:
 	free(longnames);
 	close(r.fd);
-	return name;
+	return rc;
+}
+
+struct member_at {
+	off_t data_offset;
+	char *name;
+};
+
+static int member_at(off_t data_offset, const char *name, void *data)
+{
+	struct member_at *m = data;
+
+	if (data_offset < m->data_offset)
+		return 0;
+	if (data_offset == m->data_offset && name)
+		m->name = xstrdup(name);
+	return 1;	/* found, or past it */
+}
+
+char *scan_member_name(const char *path, off_t data_offset)
+{
+	struct member_at m = { data_offset, NULL };
+
+	scan_archive_members(path, member_at, &m);
+	return m.name;
 }
 
 int scan_file_kind(const char *path, struct scan_file_info *info)

@@ -55,6 +55,15 @@ int scan_file(const char *path, scan_visit_fn visit, void *data,
  */
 char *scan_member_name(const char *path, off_t data_offset);
 
+/*
+ * Every member of the regular archive PATH in order (the symbol index and
+ * the long-name table excepted): VISIT gets the offset of its data and
+ * its name (NULL when the header names none); a non-zero return stops
+ * the walk and is returned.  -1 when PATH is not a readable archive.
+ */
+typedef int (*scan_member_fn)(off_t data_offset, const char *name, void *data);
+int scan_archive_members(const char *path, scan_member_fn visit, void *data);
+
 /* Only the kind of PATH and the marker, from its first bytes. */
 int scan_file_kind(const char *path, struct scan_file_info *info);
 

@@ -10,9 +10,15 @@
 #include <unistd.h>
 
 #define MAX_TMP_FILES 64
+#define MAX_OUTPUTS 4	/* the link's output and the --lto-report file */
 
 static char *dir_path;
-static char *output_tmp;
+/* Outputs written under a temporary name, renamed when committed. */
+static struct {
+	char *final;
+	char *volatile tmp;	/* NULL once committed or removed */
+} outputs[MAX_OUTPUTS];
+static volatile int noutputs;
 static bool keep_files;
 /* Files lto-ld itself created in dir_path, for the signal-safe cleanup. */
 static char *own_files[MAX_TMP_FILES];
@@ -58,26 +64,50 @@ char *tmp_file(const char *name)
 	return path;
 }
 
+static int output_slot(const char *output)
+{
+	for (int i = 0; i < noutputs; i++)
+		if (!strcmp(outputs[i].final, output))
+			return i;
+	return -1;
+}
+
 char *tmp_output_name(const char *output)
 {
 	char *dir = dir_name(output);
+	char *tmp = xasprintf("%s/.%s.lto-ld-%ld", dir, base_name(output),
+			      (long)getpid());
+	int i = output_slot(output);
+	char *old;
 
-	free(output_tmp);
-	output_tmp = xasprintf("%s/.%s.lto-ld-%ld", dir, base_name(output),
-			       (long)getpid());
 	free(dir);
-	return output_tmp;
+	if (i < 0) {
+		if (noutputs == MAX_OUTPUTS)
+			fatal("more than %d outputs", MAX_OUTPUTS);
+		i = noutputs;
+		outputs[i].final = xstrdup(output);
+		outputs[i].tmp = NULL;
+		noutputs = i + 1;
+	}
+	old = outputs[i].tmp;
+	outputs[i].tmp = tmp;	/* set before the old one is freed */
+	free(old);
+	return tmp;
 }
 
 int tmp_output_commit(const char *output)
 {
-	if (!output_tmp)
+	int i = output_slot(output);
+	char *tmp;
+
+	if (i < 0 || !outputs[i].tmp)
 		return 0;
-	if (rename(output_tmp, output) != 0)
-		return error("cannot rename %s to %s: %s", output_tmp, output,
+	tmp = outputs[i].tmp;
+	if (rename(tmp, output) != 0)
+		return error("cannot rename %s to %s: %s", tmp, output,
 			     strerror(errno));
-	free(output_tmp);
-	output_tmp = NULL;
+	outputs[i].tmp = NULL;
+	free(tmp);
 	return 0;
 }
 
@@ -109,10 +139,13 @@ static void remove_tree(const char *path)
 
 void tmp_cleanup(void)
 {
-	if (output_tmp) {
-		unlink(output_tmp);
-		free(output_tmp);
-		output_tmp = NULL;
+	for (int i = 0; i < noutputs; i++) {
+		char *tmp = outputs[i].tmp;
+
+		if (tmp)
+			unlink(tmp);	/* before the signal handler loses it */
+		outputs[i].tmp = NULL;
+		free(tmp);
 	}
 	if (!dir_path)
 		return;
@@ -130,8 +163,9 @@ void tmp_cleanup(void)
 
 void tmp_cleanup_from_signal(void)
 {
-	if (output_tmp)
-		unlink(output_tmp);
+	for (int i = 0; i < noutputs; i++)
+		if (outputs[i].tmp)
+			unlink(outputs[i].tmp);
 	if (!dir_path || keep_files)
 		return;
 	for (int i = 0; i < own_count; i++)

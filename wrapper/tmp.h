@@ -1,6 +1,7 @@
 /*
- * Temporary files: one private directory per run, plus the temporary name
- * the output is written to before it is renamed into place.  Everything is
+ * Temporary files: one private directory per run, plus the temporary names
+ * outputs (the link's, the --lto-report file) are written to before they
+ * are renamed into place.  Everything is
  * removed on success, failure and on SIGINT/SIGTERM/SIGHUP, unless the user
  * asked to keep it (-save-temps, LTO_LD_SAVE_TEMPS=1).
  */
@@ -15,7 +16,8 @@ void tmp_keep(bool keep);
 const char *tmp_dir(void);
 /* A new path inside the private directory; the file is removed at cleanup. */
 char *tmp_file(const char *name);
-/* A temporary name next to OUTPUT, removed at cleanup unless committed. */
+/* A temporary name next to OUTPUT, removed at cleanup unless committed
+ * (a second call for the same OUTPUT replaces the first name). */
 char *tmp_output_name(const char *output);
 /* Rename the temporary output onto OUTPUT; returns 0 or an error. */
 int tmp_output_commit(const char *output);

@@ -7,23 +7,11 @@
 # definition the output still references is an error.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
-: "${TOP_BUILDDIR:?}"
-if [ ! -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
-	skip "lto-ld-plugin.so not built (binutils-dev missing)"
-	done_testing; exit 0
-fi
+need_plugin
 
 # The scenario of FACTS.md: a.c defines three globals, b.c calls one,
 # c.S (native) calls another.
-cat > a.c <<'C'
-int unused_global(int x) { return x * 3; }
-int used_global(int x) { return x + 1; }
-int asm_ref_target(int x) { return x - 1; }
-C
-cat > b.c <<'C'
-int used_global(int);
-int entry(int x) { return used_global(x) * 2; }
-C
+write_facts_sources
 cat > libc.c <<'C'
 /* a definition of a name the compiler itself may call */
 void *memset(void *d, int c, unsigned long n) { char *p = d; while (n--) *p++ = (char)c; return d; }

@@ -1,0 +1,215 @@
+#include "inputname.h"
+#include "inputs.h"
+#include "ldopts.h"
+#include "scan.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A member of a regular archive: where its data starts, its name. */
+struct member {
+	unsigned long long offset;
+	char *name;
+};
+
+struct archive {
+	char *path;
+	struct member *members;	/* in archive order: offsets ascending */
+	size_t n;
+};
+
+/* A member file of a thin archive among the inputs. */
+struct thin_member {
+	dev_t dev;
+	ino_t ino;
+	size_t order;		/* first found first: the first archive wins */
+	const char *archive;	/* the input's path */
+};
+
+struct input_names {
+	const struct ld_cmdline *cmd;
+	const struct inputs_info *info;
+	struct archive *archives;
+	size_t narchives;
+	struct thin_member *thin;
+	size_t nthin;
+	bool thin_indexed;
+};
+
+struct input_names *input_names_new(const struct ld_cmdline *cmd,
+				    const struct inputs_info *info)
+{
+	struct input_names *names = xcalloc(1, sizeof(*names));
+
+	names->cmd = cmd;
+	names->info = info;
+	return names;
+}
+
+/* ---- regular archives ---- */
+
+static int add_member(off_t data_offset, const char *name, void *data)
+{
+	struct archive *a = data;
+
+	if (!name)
+		return 0;
+	if ((a->n & (a->n - 1)) == 0)	/* 0, 1, 2, 4...: grow */
+		a->members = xrealloc(a->members, (a->n ? 2 * a->n : 1) *
+				      sizeof(*a->members));
+	a->members[a->n].offset = (unsigned long long)data_offset;
+	a->members[a->n].name = xstrdup(name);
+	a->n++;
+	return 0;
+}
+
+static const struct archive *archive(struct input_names *names, const char *path)
+{
+	struct archive *a;
+
+	for (size_t i = 0; i < names->narchives; i++)
+		if (!strcmp(names->archives[i].path, path))
+			return &names->archives[i];
+	names->archives = xrealloc(names->archives, (names->narchives + 1) *
+				   sizeof(*names->archives));
+	a = &names->archives[names->narchives++];
+	a->path = xstrdup(path);
+	a->members = NULL;
+	a->n = 0;
+	scan_archive_members(path, add_member, a);
+	return a;
+}
+
+static const char *member_at(const struct archive *a, unsigned long long offset)
+{
+	size_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->members[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < a->n && a->members[lo].offset == offset ? a->members[lo].name
+							     : NULL;
+}
+
+/* ---- thin archives ---- */
+
+struct thin_scan {
+	struct input_names *names;
+	const char *archive;
+};
+
+static int add_thin_member(const struct scan_object *obj, void *data)
+{
+	struct thin_scan *t = data;
+	struct input_names *names = t->names;
+	struct stat st;
+
+	if (!obj->in_thin_archive || obj->member || stat(obj->path, &st) != 0)
+		return 0;
+	if ((names->nthin & (names->nthin - 1)) == 0)
+		names->thin = xrealloc(names->thin, (names->nthin ? 2 * names->nthin : 1) *
+				       sizeof(*names->thin));
+	names->thin[names->nthin].dev = st.st_dev;
+	names->thin[names->nthin].ino = st.st_ino;
+	names->thin[names->nthin].order = names->nthin;
+	names->thin[names->nthin].archive = t->archive;
+	names->nthin++;
+	return 0;
+}
+
+static int by_file(const void *a, const void *b)
+{
+	const struct thin_member *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void index_thin(struct input_names *names)
+{
+	const struct ld_cmdline *cmd = names->cmd;
+
+	names->thin_indexed = true;
+	if (!names->info->file)
+		return;
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		struct thin_scan t = { names, cmd->inputs[i].path };
+
+		if (t.archive && names->info->file[i].kind == FILE_THIN_ARCHIVE)
+			scan_file(t.archive, add_thin_member, &t, NULL);
+	}
+	if (names->nthin)
+		qsort(names->thin, names->nthin, sizeof(*names->thin), by_file);
+}
+
+/* The thin archive among the inputs that names the file PATH, or NULL. */
+static const char *thin_archive_of(struct input_names *names, const char *path)
+{
+	struct stat st;
+	size_t lo = 0, hi;
+
+	if (!names->thin_indexed)
+		index_thin(names);
+	if (!names->nthin || stat(path, &st) != 0)
+		return NULL;
+	hi = names->nthin;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct thin_member *m = &names->thin[mid];
+
+		if (m->dev < st.st_dev || (m->dev == st.st_dev && m->ino < st.st_ino))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < names->nthin && names->thin[lo].dev == st.st_dev &&
+	    names->thin[lo].ino == st.st_ino)
+		return names->thin[lo].archive;
+	return NULL;
+}
+
+char *input_name(struct input_names *names, const char *input,
+		 unsigned long long offset)
+{
+	const char *thin;
+
+	if (!*input)
+		return xstrdup("an IR object");
+	if (offset) {
+		const char *member = member_at(archive(names, input), offset);
+
+		if (member)
+			return xasprintf("%s(%s)", input, member);
+		return xasprintf("%s@%#llx", input, offset);
+	}
+	thin = thin_archive_of(names, input);
+	if (thin)
+		return xasprintf("%s(%s)", thin, input);
+	return xstrdup(input);
+}
+
+void input_names_free(struct input_names *names)
+{
+	if (!names)
+		return;
+	for (size_t i = 0; i < names->narchives; i++) {
+		for (size_t j = 0; j < names->archives[i].n; j++)
+			free(names->archives[i].members[j].name);
+		free(names->archives[i].members);
+		free(names->archives[i].path);
+	}
+	free(names->archives);
+	free(names->thin);
+	free(names);
+}

@@ -1,0 +1,753 @@
+/*
+ * --lto-report: the plugin's list of IR symbols (see lto-ld-plugin.c)
+ * joined with the output's symbol table.  Each definition gets one fate:
+ *
+ *   kept            the resolution told GCC to keep it global: non-IR
+ *                   reference (PREVAILING_DEF), keep set, compiler name,
+ *                   weak (the whole-program policy left it so), exported
+ *                   (PREVAILING_DEF_IRONLY_EXP otherwise); or it could be
+ *                   internal (PREVAILING_DEF_IRONLY) but the output still
+ *                   defines it, under its name or a GCC clone's
+ *                   (NAME.lto_priv.N, NAME.constprop.N, ...): still emitted
+ *   inlined everywhere  internal, not in the output, and some other IR
+ *                   object's symbol table refers to it
+ *   removed         internal, not in the output, and no other IR object
+ *                   refers to it
+ *   not prevailing  another definition won (PREEMPTED_REG, PREEMPTED_IR,
+ *                   a duplicate comdat; a common symbol resolved elsewhere)
+ *   internalized    internal, and the output's symbols are not known (a
+ *                   stripped output, -x, an output that is not a file)
+ */
+#include "report.h"
+#include "debuganchors.h"
+#include "inputname.h"
+#include "ldopts.h"
+#include "strvec.h"
+#include "tmp.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum fate {
+	FATE_KEPT,
+	FATE_INLINED,
+	FATE_REMOVED,
+	FATE_NOT_PREVAILING,
+	FATE_INTERNALIZED,
+	NFATES
+};
+
+static const char *const fate_names[NFATES] = {
+	"kept", "inlined everywhere", "removed", "not prevailing", "internalized",
+};
+
+/* the same as JSON keys */
+static const char *const fate_keys[NFATES] = {
+	"kept", "inlined_everywhere", "removed", "not_prevailing", "internalized",
+};
+
+enum reason {
+	WHY_NONE,
+	/* kept */
+	WHY_NON_IR,
+	WHY_KEEP,
+	WHY_COMPILER,
+	WHY_WEAK,
+	WHY_EXPORTED,
+	WHY_EMITTED,
+	/* not prevailing */
+	WHY_NATIVE_WON,
+	WHY_IR_WON,
+	WHY_COMDAT,
+	WHY_RESOLUTION,	/* a resolution a definition should not get */
+	/* internalized */
+	WHY_UNKNOWN_OUTPUT,
+	NREASONS
+};
+
+static const char *const reason_names[NREASONS] = {
+	"", "non-IR reference", "keep set", "compiler name", "weak", "exported",
+	"still emitted", "a non-IR definition won", "another IR definition won",
+	"duplicate comdat", "resolution", "output symbols not known",
+};
+
+/* One "sym" line of the plugin's list (strings point into its text). */
+struct sym {
+	const char *name, *kind, *linker_res, *res, *why;
+	const char *keep_glob, *keep_file, *keep_line;
+	bool comdat, defined;
+	size_t obj;
+	enum fate fate;
+	enum reason reason;
+	const char *as;		/* the output's name for it, when not NAME */
+};
+
+/* One "file" line: an IR object, its symbols syms[first .. first + n). */
+struct object {
+	const char *input;
+	unsigned long long offset;
+	char *name;
+	size_t first, n;
+	size_t count[NFATES], defined;
+};
+
+struct report {
+	const struct ld_cmdline *cmd;
+	const char *mode, *partial;	/* partial: NULL for a final link */
+	struct sym *syms;
+	size_t nsyms;
+	struct object *objs;
+	size_t nobjs;
+	struct sym **refs;	/* undefined symbols, by name */
+	size_t nrefs;
+	struct strvec out;	/* the output's defined names, sorted */
+	bool known;		/* ... when they could be read */
+	const char *unknown_why;
+	size_t count[NFATES], defined, kept[NREASONS];
+};
+
+/* ---- the plugin's list ---- */
+
+/* Undo the plugin's escapes (\\, \t, \n) in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+}
+
+/* Split LINE (modified) at tabs into at most MAX fields; returns how many. */
+static size_t split(char *line, char **field, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		char *tab = strchr(line, '\t');
+
+		field[n++] = line;
+		if (!tab)
+			break;
+		*tab = '\0';
+		line = tab + 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		unescape(field[i]);
+	return n;
+}
+
+static void *grow(void *p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return p;
+	*cap = *cap ? 2 * *cap : 64;
+	return xrealloc(p, *cap * size);
+}
+
+static int parse_list(struct report *r, char *text, const char *path)
+{
+	size_t symcap = 0, objcap = 0, lineno = 0;
+
+	for (char *line = text, *next; *line; line = next) {
+		char *f[11];
+		size_t n;
+
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		lineno++;
+		n = split(line, f, 11);
+		if (n == 3 && !strcmp(f[0], "file")) {
+			struct object *o;
+
+			r->objs = grow(r->objs, r->nobjs, &objcap, sizeof(*r->objs));
+			o = &r->objs[r->nobjs++];
+			memset(o, 0, sizeof(*o));
+			o->input = f[1];
+			o->offset = strtoull(f[2], NULL, 0);
+			o->first = r->nsyms;
+		} else if (n == 10 && !strcmp(f[0], "sym") && r->nobjs) {
+			struct sym *s;
+
+			r->syms = grow(r->syms, r->nsyms, &symcap, sizeof(*r->syms));
+			s = &r->syms[r->nsyms++];
+			memset(s, 0, sizeof(*s));
+			s->name = f[1];
+			s->kind = f[2];
+			s->linker_res = f[3];
+			s->res = f[4];
+			s->why = f[5];
+			s->keep_glob = f[6];
+			s->keep_file = f[7];
+			s->keep_line = f[8];
+			s->comdat = !strcmp(f[9], "1");
+			s->defined = strcmp(s->kind, "undef") && strcmp(s->kind, "weakundef");
+			s->obj = r->nobjs - 1;
+			r->objs[s->obj].n++;
+		} else if (*line) {
+			return error("%s:%zu: not a line of lto-ld-plugin's symbol list",
+				     path, lineno);
+		}
+	}
+	return 0;
+}
+
+/* ---- lookups ---- */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp((*(struct sym *const *)a)->name, (*(struct sym *const *)b)->name);
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Is D referenced by an IR object other than its own? */
+static bool referenced(const struct report *r, const struct sym *d)
+{
+	size_t lo = 0, hi = r->nrefs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(r->refs[mid]->name, d->name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->nrefs && !strcmp(r->refs[lo]->name, d->name); lo++)
+		if (r->refs[lo]->obj != d->obj)
+			return true;
+	return false;
+}
+
+/*
+ * After a name: what GCC appends to a function or variable it renames or
+ * clones (.lto_priv.0, .constprop.0, .isra.0, .part.0, .cold, ...),
+ * possibly several, each word maybe followed by a number.  "NAME.0" alone
+ * is not one: that is how GCC names a function's static variable NAME.
+ */
+static bool clone_suffix(const char *s)
+{
+	static const char *const words[] = {
+		"lto_priv", "constprop", "isra", "part", "cold", "localalias",
+		"clone",
+	};
+	bool after_word = false;
+
+	if (*s != '.')
+		return false;
+	while (*s == '.') {
+		size_t len = strcspn(++s, ".");
+		bool word = false;
+
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (strlen(words[i]) == len && !strncmp(s, words[i], len))
+				word = true;
+		if (!word && !(after_word && len && strspn(s, "0123456789") >= len))
+			return false;
+		after_word = word;
+		s += len;
+	}
+	return *s == '\0';
+}
+
+/* The output's name for NAME (itself or a clone's), or NULL. */
+static const char *in_output(const struct report *r, const char *name,
+			     struct strvec *key)
+{
+	char *const *v = r->out.v;
+	size_t lo = 0, hi = r->out.n, len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->out.n && !strcmp(v[lo], name))
+		return v[lo];
+	/* NAME.*: a run of its own, from the first one up */
+	strvec_clear(key);
+	strvec_pushf(key, "%s.", name);
+	len = strlen(key->v[0]);
+	lo = 0;
+	hi = r->out.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid], key->v[0]) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < r->out.n && !strncmp(v[lo], key->v[0], len); lo++)
+		if (clone_suffix(v[lo] + len - 1))
+			return v[lo];
+	return NULL;
+}
+
+/* ---- fates ---- */
+
+static void decide(struct report *r, struct sym *d, struct strvec *key)
+{
+	const char *res = d->res;
+	bool common = !strcmp(d->kind, "common");
+
+	d->fate = FATE_NOT_PREVAILING;
+	if (!strcmp(res, "PREEMPTED_REG") ||
+	    (common && (!strcmp(res, "RESOLVED_EXEC") || !strcmp(res, "RESOLVED_DYN")))) {
+		d->reason = WHY_NATIVE_WON;
+	} else if (!strcmp(res, "PREEMPTED_IR") || (common && !strcmp(res, "RESOLVED_IR"))) {
+		d->reason = d->comdat ? WHY_COMDAT : WHY_IR_WON;
+	} else if (!strcmp(res, "PREVAILING_DEF")) {
+		d->fate = FATE_KEPT;
+		d->reason = WHY_NON_IR;
+	} else if (!strcmp(res, "PREVAILING_DEF_IRONLY_EXP")) {
+		d->fate = FATE_KEPT;
+		d->reason = !strcmp(d->why, "keep") ? WHY_KEEP :
+			    !strcmp(d->why, "weak") ? WHY_WEAK :
+			    !strcmp(d->why, "compiler") ? WHY_COMPILER : WHY_EXPORTED;
+	} else if (!strcmp(res, "PREVAILING_DEF_IRONLY")) {
+		const char *as = r->known ? in_output(r, d->name, key) : NULL;
+
+		if (!r->known) {
+			d->fate = FATE_INTERNALIZED;
+			d->reason = WHY_UNKNOWN_OUTPUT;
+		} else if (as) {
+			d->fate = FATE_KEPT;
+			d->reason = WHY_EMITTED;
+			d->as = strcmp(as, d->name) ? as : NULL;
+		} else {
+			d->fate = referenced(r, d) ? FATE_INLINED : FATE_REMOVED;
+		}
+	} else {
+		d->reason = WHY_RESOLUTION;
+	}
+}
+
+/* A definition's fate as the text shows it: "kept (keep set 'entry')". */
+static char *fate_label(const struct report *r, const struct sym *d)
+{
+	const char *fate = fate_names[d->fate];
+
+	switch (d->reason) {
+	case WHY_NONE:
+		return xstrdup(fate);
+	case WHY_KEEP:
+		if (*d->keep_file)
+			return xasprintf("%s (keep set %s:%s '%s')", fate,
+					 d->keep_file, d->keep_line, d->keep_glob);
+		return xasprintf("%s (keep set '%s')", fate, d->keep_glob);
+	case WHY_RESOLUTION:
+		return xasprintf("%s (resolution %s)", fate, d->res);
+	case WHY_UNKNOWN_OUTPUT:
+		return xasprintf("%s (%s)", fate, r->unknown_why);
+	default:
+		return xasprintf("%s (%s)", fate, reason_names[d->reason]);
+	}
+}
+
+/* ---- text ---- */
+
+static void counts_text(FILE *f, const size_t *count, size_t defined)
+{
+	fprintf(f, "%zu defined, %zu kept, %zu inlined everywhere, %zu removed",
+		defined, count[FATE_KEPT], count[FATE_INLINED], count[FATE_REMOVED]);
+	if (count[FATE_NOT_PREVAILING])
+		fprintf(f, ", %zu not prevailing", count[FATE_NOT_PREVAILING]);
+	if (count[FATE_INTERNALIZED])
+		fprintf(f, ", %zu internalized", count[FATE_INTERNALIZED]);
+}
+
+static void write_text(FILE *f, const struct report *r)
+{
+	size_t width = 0;
+
+	for (size_t i = 0; i < r->nsyms; i++) {
+		char *label;
+
+		if (!r->syms[i].defined)
+			continue;
+		label = fate_label(r, &r->syms[i]);
+		if (strlen(label) > width)
+			width = strlen(label);
+		free(label);
+	}
+	fprintf(f, "lto-ld report: %s (%s", r->cmd->output, r->mode);
+	if (r->partial)
+		fprintf(f, ", %s", r->partial);
+	fprintf(f, ")\n");
+	if (!r->known)
+		fprintf(f, "(%s: internal definitions are listed as "
+			"\"internalized\")\n", r->unknown_why);
+	for (size_t i = 0; i < r->nobjs; i++) {
+		const struct object *o = &r->objs[i];
+
+		fprintf(f, "\n%s: ", o->name);
+		counts_text(f, o->count, o->defined);
+		fputc('\n', f);
+		for (size_t j = o->first; j < o->first + o->n; j++) {
+			const struct sym *d = &r->syms[j];
+			char *label;
+
+			if (!d->defined)
+				continue;
+			label = fate_label(r, d);
+			fprintf(f, "  %-*s  %s", (int)width, label, d->name);
+			if (d->as)
+				fprintf(f, " (as %s)", d->as);
+			fputc('\n', f);
+			free(label);
+		}
+	}
+	fprintf(f, "\ntotals: %zu objects, ", r->nobjs);
+	counts_text(f, r->count, r->defined);
+	fputc('\n', f);
+	if (r->count[FATE_KEPT]) {
+		const char *sep = "kept: ";
+
+		for (int w = 0; w < NREASONS; w++) {
+			if (!r->kept[w])
+				continue;
+			fprintf(f, "%s%zu %s", sep, r->kept[w], reason_names[w]);
+			sep = ", ";
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- JSON ---- */
+
+/* The length of the valid UTF-8 sequence at P (not ASCII), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;	/* no surrogates */
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* S as a JSON string; bytes that are not UTF-8 become U+0080..U+00FF. */
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	putc('"', f);
+	while (*p) {
+		size_t n;
+
+		if (*p == '"' || *p == '\\') {
+			putc('\\', f);
+			putc(*p++, f);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p++);
+		} else if (*p < 0x80) {
+			putc(*p++, f);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\u%04x", *p++);
+		}
+	}
+	putc('"', f);
+}
+
+static void json_member(FILE *f, const char *sep, const char *key,
+			const char *value)
+{
+	fprintf(f, "%s", sep);
+	json_string(f, key);
+	fputs(": ", f);
+	json_string(f, value);
+}
+
+static void counts_json(FILE *f, const size_t *count, size_t defined)
+{
+	fprintf(f, "\"defined\": %zu", defined);
+	for (int i = 0; i < NFATES; i++)
+		fprintf(f, ", \"%s\": %zu", fate_keys[i], count[i]);
+}
+
+static void write_json(FILE *f, const struct report *r)
+{
+	const char *sep;
+
+	fputs("{\n", f);
+	json_member(f, "  ", "output", r->cmd->output);
+	json_member(f, ",\n  ", "mode", r->mode);
+	if (r->partial)
+		json_member(f, ",\n  ", "partial", r->partial);
+	fprintf(f, ",\n  \"output_inspected\": %s", r->known ? "true" : "false");
+	if (!r->known)
+		json_member(f, ",\n  ", "output_not_inspected_because", r->unknown_why);
+	fputs(",\n  \"objects\": [", f);
+	for (size_t i = 0; i < r->nobjs; i++) {
+		const struct object *o = &r->objs[i];
+
+		fprintf(f, "%s\n    {", i ? "," : "");
+		json_member(f, "", "name", o->name);
+		fputs(", ", f);
+		counts_json(f, o->count, o->defined);
+		fputs(", \"symbols\": [", f);
+		sep = "\n      ";
+		for (size_t j = o->first; j < o->first + o->n; j++) {
+			const struct sym *d = &r->syms[j];
+
+			if (!d->defined)
+				continue;
+			fprintf(f, "%s{", sep);
+			sep = ",\n      ";
+			json_member(f, "", "name", d->name);
+			json_member(f, ", ", "fate", fate_names[d->fate]);
+			if (d->reason == WHY_UNKNOWN_OUTPUT)
+				json_member(f, ", ", "reason", r->unknown_why);
+			else if (d->reason == WHY_RESOLUTION)
+				json_member(f, ", ", "reason", "unexpected resolution");
+			else if (d->reason != WHY_NONE)
+				json_member(f, ", ", "reason", reason_names[d->reason]);
+			if (d->reason == WHY_KEEP) {
+				json_member(f, ", ", "keep_entry", d->keep_glob);
+				if (*d->keep_file) {
+					json_member(f, ", ", "keep_file", d->keep_file);
+					fprintf(f, ", \"keep_line\": %s", d->keep_line);
+				}
+			}
+			if (d->as)
+				json_member(f, ", ", "output_name", d->as);
+			json_member(f, ", ", "kind", d->kind);
+			json_member(f, ", ", "linker_resolution", d->linker_res);
+			json_member(f, ", ", "resolution", d->res);
+			fputc('}', f);
+		}
+		fprintf(f, "%s]}", o->defined ? "\n    " : "");
+	}
+	fprintf(f, "%s],\n  \"totals\": {\"objects\": %zu, ", r->nobjs ? "\n  " : "",
+		r->nobjs);
+	counts_json(f, r->count, r->defined);
+	fputs(", \"kept_by_reason\": {", f);
+	sep = "";
+	for (int w = 0; w < NREASONS; w++) {
+		if (!r->kept[w])
+			continue;
+		fprintf(f, "%s", sep);
+		json_string(f, reason_names[w]);
+		fprintf(f, ": %zu", r->kept[w]);
+		sep = ", ";
+	}
+	fputs("}}\n}\n", f);
+}
+
+/* ---- the report ---- */
+
+/* Options after which the output's local symbols are not all there. */
+static bool locals_discarded(const struct ld_cmdline *cmd)
+{
+	static const char *const opts[] = {
+		"-s", "-x", "--strip-a", "-strip-a", "--discard-a", "-discard-a",
+	};
+
+	for (size_t i = 0; i < cmd->args.n; i++) {
+		const char *a = cmd->args.v[i];
+
+		if (cmd->roles[i] != ROLE_OPTION)
+			continue;
+		for (size_t j = 0; j < sizeof(opts) / sizeof(opts[0]); j++)
+			if (j < 2 ? !strcmp(a, opts[j]) : starts_with(a, opts[j]))
+				return true;
+	}
+	return false;
+}
+
+static int read_output(struct report *r, const char *out)
+{
+	if (!is_regular_file(out)) {
+		r->unknown_why = "the output is not a regular file";
+		return 0;
+	}
+	if (output_defined_symbols(out, &r->out, &r->known))
+		return 1;
+	if (!r->known)
+		r->unknown_why = "the output has no symbol table";
+	else if (locals_discarded(r->cmd)) {
+		r->known = false;
+		r->unknown_why = "the output's local symbols are discarded (-s, -x)";
+	}
+	if (r->out.n)
+		qsort(r->out.v, r->out.n, sizeof(*r->out.v), by_string);
+	return 0;
+}
+
+static void decide_all(struct report *r, const struct inputs_info *info)
+{
+	struct input_names *names = input_names_new(r->cmd, info);
+	struct strvec key = STRVEC_INIT;
+	size_t nrefs = 0;
+
+	for (size_t i = 0; i < r->nsyms; i++)
+		nrefs += !r->syms[i].defined;
+	r->refs = xmalloc((nrefs ? nrefs : 1) * sizeof(*r->refs));
+	for (size_t i = 0; i < r->nsyms; i++)
+		if (!r->syms[i].defined)
+			r->refs[r->nrefs++] = &r->syms[i];
+	qsort(r->refs, r->nrefs, sizeof(*r->refs), by_name);
+
+	for (size_t i = 0; i < r->nobjs; i++) {
+		struct object *o = &r->objs[i];
+
+		o->name = input_name(names, o->input, o->offset);
+		for (size_t j = o->first; j < o->first + o->n; j++) {
+			struct sym *d = &r->syms[j];
+
+			if (!d->defined)
+				continue;
+			decide(r, d, &key);
+			o->defined++;
+			o->count[d->fate]++;
+			r->defined++;
+			r->count[d->fate]++;
+			if (d->fate == FATE_KEPT)
+				r->kept[d->reason]++;
+		}
+	}
+	strvec_clear(&key);
+	input_names_free(names);
+}
+
+const char *report_prepare(const struct ld_cmdline *cmd)
+{
+	const char *path = cmd->report;
+	struct stat st;
+	char *dir;
+
+	if (!strcmp(path, cmd->output)) {
+		error("--lto-report=%s: that is the link's output", path);
+		return NULL;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error("cannot write the report %s: %s", path, strerror(EISDIR));
+		return NULL;
+	}
+	/*
+	 * Only a regular file (or none) is replaced by a rename: a symbolic
+	 * link (/dev/stdout, which may point at a regular file), a device or
+	 * a FIFO is written in place.
+	 */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return path;
+	dir = dir_name(path);
+	if (access(dir, W_OK | X_OK) != 0) {
+		error("cannot write the report %s: %s", path, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	return tmp_output_name(path);
+}
+
+int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
+		 const char *out, const char *linker_output,
+		 const char *symbols, const char *where)
+{
+	struct report r;
+	char *text, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = 0, err = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.cmd = cmd;
+	r.mode = !linker_output ? "final" : cmd->whole_program
+		 ? "relocatable whole-program" : "relocatable";
+	r.partial = !linker_output ? NULL : strcmp(linker_output, "rel") ? "native" : "ir";
+	text = read_file(symbols, NULL);
+	if (!text)
+		return error("%s: %s (the plugin's list of IR symbols, for "
+			     "--lto-report)", symbols, strerror(errno));
+	if (parse_list(&r, text, symbols) || read_output(&r, out)) {
+		rc = 1;
+		goto done;
+	}
+	decide_all(&r, info);
+	/* all of it in memory first: a report written in place is whole or empty */
+	f = open_memstream(&buf, &len);
+	if (!f)
+		fatal("out of memory");
+	if (ends_with(cmd->report, ".json"))
+		write_json(f, &r);
+	else
+		write_text(f, &r);
+	if (fclose(f) != 0)
+		fatal("out of memory");
+	f = fopen(where, "w");
+	if (!f) {
+		rc = error("cannot write the report %s: %s", cmd->report,
+			   strerror(errno));
+		goto done;
+	}
+	errno = 0;
+	if (fwrite(buf, 1, len, f) != len || fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	if (fclose(f) != 0 && !err)
+		err = errno ? errno : EIO;
+	if (err) {
+		struct stat st;
+
+		rc = error("cannot write the report %s: %s", cmd->report,
+			   strerror(err));
+		/* a temporary name is removed at cleanup; in place, empty it */
+		if (where == cmd->report && stat(where, &st) == 0 && S_ISREG(st.st_mode))
+			(void)!truncate(where, 0);
+	}
+	if (!rc)
+		trace("report of %zu IR definitions in %zu objects written to %s",
+		      r.defined, r.nobjs, cmd->report);
+done:
+	for (size_t i = 0; i < r.nobjs; i++)
+		free(r.objs[i].name);
+	free(r.objs);
+	free(r.syms);
+	free(r.refs);
+	strvec_clear(&r.out);
+	free(buf);
+	free(text);
+	return rc;
+}

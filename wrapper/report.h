@@ -1,0 +1,32 @@
+/*
+ * --lto-report=FILE (LTO_LD_REPORT=FILE): for every IR object of a link
+ * the plugin ran for, the IR symbols it defined and what became of each
+ * (kept and why, inlined everywhere, removed, not prevailing), and totals.
+ * Text, or JSON when FILE ends in ".json".  The plugin lists resolutions
+ * (-plugin-opt=lto-ld:symbols=FILE); what is in the output comes from the
+ * output's symbol table, read after the link.
+ */
+#ifndef LTO_LD_REPORT_H
+#define LTO_LD_REPORT_H
+
+struct inputs_info;
+struct ld_cmdline;
+
+/*
+ * Before the link: the name to write CMD->report under (a temporary name
+ * next to it, renamed by tmp_output_commit; the file itself when it is
+ * not a regular file, /dev/stdout), or NULL after an error naming it.
+ */
+const char *report_prepare(const struct ld_cmdline *cmd);
+
+/*
+ * After the link wrote OUT: join SYMBOLS (the plugin's list) with OUT's
+ * symbol table and write the report to WHERE.  LINKER_OUTPUT is NULL for
+ * a final link, else "nolto-rel" or "rel" (ld -r).  0, or 1 after an
+ * error naming CMD->report.
+ */
+int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
+		 const char *out, const char *linker_output,
+		 const char *symbols, const char *where);
+
+#endif
