@@ -263,13 +263,13 @@ faults() {
 		echo "kernel: faults: the initcall check did not name $skipped:" >&2
 		status=1
 	fi
-	cat "$b/fault-initcalls.txt"
+	sed "s/^/kernel: faults: expected: /" "$b/fault-initcalls.txt"
 	if "$parity" module "$b/console-fault.log" > /dev/null 2> "$b/fault-module.txt" ||
 		! grep -q 'int_sqrt: got' "$b/fault-module.txt"; then
 		echo "kernel: faults: the module check did not report the failed check:" >&2
 		status=1
 	fi
-	cat "$b/fault-module.txt"
+	sed "s/^/kernel: faults: expected: /" "$b/fault-module.txt"
 	[ $status = 0 ] && echo "kernel: faults: both broken states caught"
 	return $status
 }
