@@ -602,8 +602,8 @@ const char *partial_mode_name(enum partial_mode mode)
 /*
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
  * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
- * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE) and
- * -save-temps.  Returns how many arguments were consumed (0: not ours),
+ * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE),
+ * --print-cc-plugin and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
 static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
@@ -622,6 +622,10 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 		if (i + 1 >= n)
 			return error("%s: missing argument", a), -1;
 		return partial_mode_parse(args[i + 1], &cmd->partial) ? -1 : 2;
+	}
+	if (!strcmp(a, "--print-cc-plugin")) {
+		cmd->print_cc_plugin = true;
+		return 1;
 	}
 	if (!strcmp(a, "--lto-whole-program")) {
 		cmd->whole_program = true;

@@ -553,6 +553,18 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 	return 1;
 }
 
+/* --print-cc-plugin: the path for gcc's -fplugin=, or an error. */
+static int print_cc_plugin(struct toolchain *tc)
+{
+	char *path = toolchain_find_cc_plugin(tc);
+
+	if (!path)
+		return 1;
+	printf("%s\n", path);
+	free(path);
+	return 0;
+}
+
 static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
@@ -572,6 +584,10 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 		       "(e.g. -Wno-lto-type-mismatch)\n"
 		       "  --lto-report=FILE             what became of each IR "
 		       "definition (JSON if FILE ends in .json)\n"
+		       "  --lto-whole-program           ld -r: what nothing outside "
+		       "the IR uses becomes internal\n"
+		       "  --print-cc-plugin             the GCC plugin for -fplugin= "
+		       "(keeps symbols named in asm)\n"
 		       "  -save-temps                   keep temporary files\n");
 	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
 	       PACKAGE_VERSION);
@@ -592,6 +608,10 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	if (!cmd.report && getenv("LTO_LD_REPORT") && *getenv("LTO_LD_REPORT"))
 		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
 	tmp_keep(cmd.save_temps);
+	if (cmd.print_cc_plugin) {
+		rc = print_cc_plugin(tc);
+		goto out;
+	}
 	if (cmd.version || cmd.help) {
 		rc = version_or_help(&cmd, tc);
 		goto out;

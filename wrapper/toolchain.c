@@ -138,39 +138,79 @@ static char *ask_compiler(const char *cc, const char *arg)
 }
 
 /*
- * lto-ld's own plugin: next to this program (a build tree), in
- * ../libexec/lto-ld/ from it (an install, wherever it was moved), else
- * where make install put it.
+ * A file lto-ld installs beside itself: BUILD_REL from this program (a
+ * build tree), INSTALL_REL from its ../libexec/lto-ld/ (an install,
+ * wherever it was moved), else from where make install put it.
  */
-static char *find_proxy_plugin(void)
+static char *find_own_file(const char *build_rel, const char *install_rel)
 {
-	static const char *const beside[] = {
-		"lto-ld-plugin.so", "../libexec/lto-ld/lto-ld-plugin.so",
+	char *const rels[] = {
+		(char *)build_rel,
+		xasprintf("../libexec/lto-ld/%s", install_rel),
 	};
 	char self[4096];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *dir, *path;
+	char *found = NULL, *dir;
 
 	if (len > 0) {
 		self[len] = '\0';
 		dir = dir_name(self);
-		for (size_t i = 0; i < sizeof(beside) / sizeof(beside[0]); i++) {
-			path = path_join(dir, beside[i]);
-			if (is_regular_file(path)) {
-				free(dir);
-				return path;
+		for (size_t i = 0; i < 2 && !found; i++) {
+			found = path_join(dir, rels[i]);
+			if (!is_regular_file(found)) {
+				free(found);
+				found = NULL;
 			}
-			free(path);
 		}
 		free(dir);
 	}
+	free(rels[1]);
 #ifdef LTO_LD_PLUGIN_DIR
-	path = path_join(LTO_LD_PLUGIN_DIR, "lto-ld-plugin.so");
-	if (is_regular_file(path))
-		return path;
-	free(path);
+	if (!found) {
+		found = path_join(LTO_LD_PLUGIN_DIR, install_rel);
+		if (!is_regular_file(found)) {
+			free(found);
+			found = NULL;
+		}
+	}
 #endif
-	return NULL;
+	return found;
+}
+
+/* lto-ld's linker plugin, lto-ld-plugin.so. */
+static char *find_proxy_plugin(void)
+{
+	return find_own_file("lto-ld-plugin.so", "lto-ld-plugin.so");
+}
+
+char *toolchain_find_cc_plugin(struct toolchain *tc)
+{
+	char *cc_path = find_program(tc->cc);
+	char *machine, *rel, *build_rel, *found;
+
+	if (!cc_path) {
+		error("the compiler '%s' was not found (set LTO_LD_CC)", tc->cc);
+		return NULL;
+	}
+	machine = ask_compiler(cc_path, "-dumpmachine");
+	if (!machine) {
+		error("%s -dumpmachine failed", cc_path);
+		free(cc_path);
+		return NULL;
+	}
+	/* gcc-plugin/MACHINE/ in a build tree, MACHINE/ when installed */
+	rel = xasprintf("%s/lto-ld-asm-names.so", machine);
+	build_rel = xasprintf("gcc-plugin/%s", rel);
+	found = find_own_file(build_rel, rel);
+	if (!found)
+		error("no lto-ld-asm-names.so for %s (%s): lto-ld was built "
+		      "without that compiler's plugin headers (gcc-N-plugin-dev)",
+		      cc_path, machine);
+	free(build_rel);
+	free(rel);
+	free(machine);
+	free(cc_path);
+	return found;
 }
 
 int toolchain_find_lto(struct toolchain *tc)

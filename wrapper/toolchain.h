@@ -33,6 +33,12 @@ int toolchain_init(struct toolchain *tc, const char *argv0);
 /* Find gcc's lto-wrapper and LTO plugin.  0, or 1 after an error. */
 int toolchain_find_lto(struct toolchain *tc);
 
+/*
+ * lto-ld's GCC compiler plugin (lto-ld-asm-names.so) built for the gcc of
+ * this toolchain, found by its -dumpmachine; NULL after an error.
+ */
+char *toolchain_find_cc_plugin(struct toolchain *tc);
+
 /* GCC's major version (asked once; -1 when unknown).  After toolchain_find_lto(). */
 int toolchain_gcc_major(struct toolchain *tc);
 

@@ -1,0 +1,105 @@
+#!/bin/sh
+# lto-ld-asm-names.so, the GCC compiler plugin: a global that a unit names
+# in asm text (a top-level asm() as EXPORT_SYMBOL writes it, a call in a
+# function's basic asm) stays global through a whole-program ld -r, with
+# no annotation in the source.  Without the plugin the same link loses
+# those definitions, and lto-ld says so.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+need_plugin
+
+# a.c: exported_fn is named only by a top-level asm (an export table
+# entry) and by user(), which nothing outside uses; asm_callee is called
+# from basic asm in caller(); unused_fn is never named.  b.c calls caller.
+# far.c calls far_callee, defined in callee.c, from asm: another unit.
+cat > b.c <<'C'
+void caller(void);
+int entry(void) { caller(); return 0; }
+C
+printf 'int far_callee(void) { return 9; }\n' > callee.c
+
+# defined PREFIX FILE: the defined global functions of FILE, sorted
+defined() { "${1}nm" "$2" | awk '$2 == "T" {print $3}' | sort | tr '\n' ' '; }
+
+# compile PREFIX FLAGS FILE...: -O2 -flto objects next to the sources
+compile() {
+	cprefix=$1 cflags=$2; shift 2
+	for f; do "${cprefix}gcc" -O2 -flto $cflags -c "$f.c" -o "$f.o" || return; done
+}
+
+# scenario PREFIX NAME CALL-INSN
+scenario() {
+	prefix=$1 name=$2 call=$3
+	mkdir "$name" && cd "$name" || return
+	ld="$BIN/${prefix}lto-ld"
+	cp ../b.c ../callee.c .
+	cat > a.c <<C
+int exported_fn(int x) { return x * 3; }
+int unused_fn(int x) { return x - 1; }
+int user(int x) { return exported_fn(x) + 1; }
+__asm__(".pushsection .rodata.exports,\\"a\\"\\n"
+	"exports_table:\\n\\t.word exported_fn\\n\\t.popsection");
+int asm_callee(void) { return 7; }
+void caller(void) { __asm__ volatile("$call asm_callee"); }
+C
+	cat > far.c <<C
+int far_callee(void);
+void far_caller(void) { __asm__ volatile("$call far_callee"); }
+int entry2(void) { far_caller(); return 0; }
+C
+
+	if ! plugin=$("$ld" --print-cc-plugin) || [ ! -f "$plugin" ]; then
+		not_ok "$name: --print-cc-plugin names the plugin ($plugin)"
+		cd .. && return
+	fi
+	ok "$name: --print-cc-plugin names $(basename "$(dirname "$plugin")")/$(basename "$plugin")"
+
+	compile "$prefix" "" a b
+	check_fails "$name: without the plugin whole-program ld -r loses what asm names" \
+		"exported_fn, defined in IR by a.o, was made internal" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o none.o a.o b.o
+	[ ! -e none.o ] && ok "$name: no output after the error" ||
+		not_ok "$name: no output after the error"
+
+	compile "$prefix" "-fplugin=$plugin" a b far callee
+	check "$name: with the plugin the same link succeeds" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o wp.o a.o b.o
+	got=$(defined "$prefix" wp.o)
+	case " $got " in
+	*" exported_fn "*" asm_callee "*|*" asm_callee "*" exported_fn "*)
+		ok "$name: names in top-level and in function asm stay global" ;;
+	*) not_ok "$name: names in top-level and in function asm stay global ($got)" ;;
+	esac
+	case " $got " in
+	*" unused_fn "*|*" user "*)
+		not_ok "$name: what no asm names is still dropped ($got)" ;;
+	*) ok "$name: what no asm names is still dropped" ;;
+	esac
+
+	# Only a unit's own symbols can be marked: asm in far.c naming a
+	# definition of callee.c is a lost definition lto-ld reports.
+	check_fails "$name: asm naming another unit's definition is reported" \
+		"far_callee, defined in IR by callee.o, was made internal" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry2 -o far.o far.o callee.o
+	check "$name: ... and kept with --lto-keep-symbol" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry2 \
+		--lto-keep-symbol=far_callee -o far.o far.o callee.o
+	cd ..
+}
+
+scenario "" host call
+if have arm-linux-gnueabihf-gcc; then
+	scenario arm-linux-gnueabihf- arm bl
+else
+	skip "arm-linux-gnueabihf-gcc not installed"
+fi
+
+# The plugin is per compiler: one built for another gcc refuses to load.
+host_plugin=$("$BIN/lto-ld" --print-cc-plugin 2>/dev/null)
+if have arm-linux-gnueabihf-gcc && [ -n "$host_plugin" ]; then
+	check_fails "the host's plugin in the ARM gcc is refused, naming it" \
+		"lto-ld-asm-names.so" \
+		arm-linux-gnueabihf-gcc -O2 -flto -fplugin="$host_plugin" -c b.c -o x.o
+fi
+
+done_testing
