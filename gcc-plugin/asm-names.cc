@@ -31,6 +31,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 int plugin_is_GPL_compatible;
@@ -108,6 +109,40 @@ static void keep_visible(symtab_node *node, bool verbose)
 }
 
 /*
+ * In an LTRANS unit, variables of many translation units meet.  A named
+ * section that one unit fills with const data and another with writable
+ * data (the kernel's __initconst on a non-const table) was fine in
+ * separate objects, which ld merges, but in one assembler file GCC
+ * refuses it ("section type conflict").  The section is writable in the
+ * linked image anyway: make its const variables writable as well.
+ */
+static void make_section_flags_agree(bool verbose)
+{
+	std::unordered_map<std::string, bool> has_writable;
+	varpool_node *var;
+
+	FOR_EACH_DEFINED_VARIABLE(var) {
+		const char *section = var->get_section();
+
+		if (section)
+			has_writable[section] |= !TREE_READONLY(var->decl);
+	}
+	FOR_EACH_DEFINED_VARIABLE(var) {
+		const char *section = var->get_section();
+
+		if (!section || !TREE_READONLY(var->decl) ||
+		    !has_writable[section])
+			continue;
+		TREE_READONLY(var->decl) = 0;
+		if (verbose)
+			inform(DECL_SOURCE_LOCATION(var->decl),
+			       "lto-ld: %qs made writable: section %qs holds "
+			       "writable data too", asm_name_of(var->decl),
+			       section);
+	}
+}
+
+/*
  * PLUGIN_ALL_IPA_PASSES_START: the unit is parsed and analysed, nothing is
  * optimized or streamed yet.  Read the top-level asm, then mark what the
  * asm text names.
@@ -119,6 +154,8 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 
 	(void)gcc_data;
 	(void)user_data;
+	if (flag_ltrans)
+		make_section_flags_agree(verbose);
 	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next)
 		scan_asm_text(TREE_STRING_POINTER(a->asm_str));
 	if (asm_names.empty())

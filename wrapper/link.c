@@ -176,14 +176,23 @@ static void add_collect_option(struct strvec *opts, const char *opt)
 }
 
 static char *collect_gcc_options(const struct ld_cmdline *cmd,
-				 const char *jobs_flag)
+				 struct toolchain *tc, const char *jobs_flag)
 {
+	char *cc_plugin = toolchain_find_cc_plugin(tc, true);
 	const char *extra = getenv("LTO_LD_LTO_FLAGS");
 	struct strvec opts = STRVEC_INIT, split = STRVEC_INIT;
 	size_t len = 0;
 	char *joined, *p, *dumpdir;
 
 	add_collect_option(&opts, jobs_flag);
+	/* LTRANS units need it too: it reconciles named sections' flags */
+	if (cc_plugin) {
+		char *flag = xasprintf("-fplugin=%s", cc_plugin);
+
+		add_collect_option(&opts, flag);
+		free(flag);
+		free(cc_plugin);
+	}
 	if (cmd->save_temps) {
 		add_collect_option(&opts, "-save-temps");
 		add_collect_option(&opts, "-dumpdir");
@@ -380,7 +389,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		goto done;
 	}
 
-	options = collect_gcc_options(cmd, jobs_flag);
+	options = collect_gcc_options(cmd, tc, jobs_flag);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
 	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
@@ -556,7 +565,7 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 /* --print-cc-plugin: the path for gcc's -fplugin=, or an error. */
 static int print_cc_plugin(struct toolchain *tc)
 {
-	char *path = toolchain_find_cc_plugin(tc);
+	char *path = toolchain_find_cc_plugin(tc, false);
 
 	if (!path)
 		return 1;

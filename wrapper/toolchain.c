@@ -183,18 +183,21 @@ static char *find_proxy_plugin(void)
 	return find_own_file("lto-ld-plugin.so", "lto-ld-plugin.so");
 }
 
-char *toolchain_find_cc_plugin(struct toolchain *tc)
+char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 {
 	char *cc_path = find_program(tc->cc);
 	char *machine, *rel, *build_rel, *found;
 
 	if (!cc_path) {
-		error("the compiler '%s' was not found (set LTO_LD_CC)", tc->cc);
+		if (!quiet)
+			error("the compiler '%s' was not found (set LTO_LD_CC)",
+			      tc->cc);
 		return NULL;
 	}
 	machine = ask_compiler(cc_path, "-dumpmachine");
 	if (!machine) {
-		error("%s -dumpmachine failed", cc_path);
+		if (!quiet)
+			error("%s -dumpmachine failed", cc_path);
 		free(cc_path);
 		return NULL;
 	}
@@ -202,7 +205,7 @@ char *toolchain_find_cc_plugin(struct toolchain *tc)
 	rel = xasprintf("%s/lto-ld-asm-names.so", machine);
 	build_rel = xasprintf("gcc-plugin/%s", rel);
 	found = find_own_file(build_rel, rel);
-	if (!found)
+	if (!found && !quiet)
 		error("no lto-ld-asm-names.so for %s (%s): lto-ld was built "
 		      "without that compiler's plugin headers (gcc-N-plugin-dev)",
 		      cc_path, machine);

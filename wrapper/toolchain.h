@@ -35,9 +35,10 @@ int toolchain_find_lto(struct toolchain *tc);
 
 /*
  * lto-ld's GCC compiler plugin (lto-ld-asm-names.so) built for the gcc of
- * this toolchain, found by its -dumpmachine; NULL after an error.
+ * this toolchain, found by its -dumpmachine; NULL when there is none
+ * (after an error message unless QUIET).
  */
-char *toolchain_find_cc_plugin(struct toolchain *tc);
+char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet);
 
 /* GCC's major version (asked once; -1 when unknown).  After toolchain_find_lto(). */
 int toolchain_gcc_major(struct toolchain *tc);

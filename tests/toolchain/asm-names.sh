@@ -94,6 +94,33 @@ else
 	skip "arm-linux-gnueabihf-gcc not installed"
 fi
 
+# A named section with const data from one file and writable data from
+# another (the kernel's __initconst on a non-const table): separate
+# objects are fine, one LTRANS unit is a "section type conflict" for GCC.
+# lto-ld loads the plugin into the LTO step, which makes them agree.
+cat > sec1.c <<'C'
+struct ops { int (*f)(void); };
+static int one(void) { return 1; }
+struct ops table_w __attribute__((section(".init.rodata"))) = { one };
+int use_w(void) { return table_w.f(); }
+C
+cat > sec2.c <<'C'
+const int table_r[4] __attribute__((section(".init.rodata"))) = { 1, 2, 3, 4 };
+int use_r(int i) { return table_r[i & 3]; }
+C
+gcc -O2 -flto -c sec1.c sec2.c
+check_fails "one LTRANS unit with const and writable data in a section: GCC alone refuses" \
+	"section type conflict" \
+	gcc -O2 -flto -flto-partition=one -r -nostdlib -o sec-gcc.o sec1.o sec2.o
+check "lto-ld links them (the plugin in the LTO step)" \
+	"$BIN/lto-ld" -r --lto-flags=-flto-partition=one -o sec.o sec1.o sec2.o
+if readelf -SW sec.o | grep -q ' \.init\.rodata .* WA '; then
+	ok "the section is writable, as ld makes it from separate objects"
+else
+	not_ok "the section is writable, as ld makes it from separate objects"
+	diag "$(readelf -SW sec.o 2>&1 | grep init)"
+fi
+
 # The plugin is per compiler: one built for another gcc refuses to load.
 host_plugin=$("$BIN/lto-ld" --print-cc-plugin 2>/dev/null)
 if have arm-linux-gnueabihf-gcc && [ -n "$host_plugin" ]; then
