@@ -14,6 +14,10 @@
  * keeps the symbol global and under its name in the LTO link, whatever
  * the linker's resolution says.
  *
+ * A global the asm names but another unit defines cannot be marked here:
+ * its name goes into the object's section .lto_ld.asm_names, which lto-ld's
+ * linker plugin reads, so the linker keeps that definition global.
+ *
  * Read: the asm text of each function body (PLUGIN_PRE_GENERICIZE) and the
  * top-level asm statements (PLUGIN_ALL_IPA_PASSES_START, before the
  * visibility pass and the IR output).  Names are the identifier-like tokens of the text; a token
@@ -28,16 +32,24 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "diagnostic-core.h"
+#include "output.h"
 
 #include <cstdlib>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 int plugin_is_GPL_compatible;
 
 /* Identifiers seen in the asm text of this translation unit. */
 static std::unordered_set<std::string> asm_names;
+
+/* Globals this unit declares without defining, by name. */
+static std::unordered_set<std::string> declared_externs;
+
+/* Those that name globals declared here and defined elsewhere. */
+static std::vector<std::string> extern_asm_names;
 
 static bool starts_name(char c)
 {
@@ -84,6 +96,17 @@ static void scan_function(void *gcc_data, void *user_data)
 	if (DECL_SAVED_TREE(fndecl))
 		walk_tree_without_duplicates(&DECL_SAVED_TREE(fndecl),
 					     find_asm, NULL);
+}
+
+/* PLUGIN_FINISH_DECL: remember extern declarations, used or not. */
+static void record_decl(void *gcc_data, void *user_data)
+{
+	tree decl = (tree)gcc_data;
+
+	(void)user_data;
+	if ((TREE_CODE(decl) == FUNCTION_DECL || TREE_CODE(decl) == VAR_DECL) &&
+	    TREE_PUBLIC(decl) && DECL_EXTERNAL(decl) && DECL_NAME(decl))
+		declared_externs.insert(IDENTIFIER_POINTER(DECL_NAME(decl)));
 }
 
 /* The name the assembler sees, without GCC's "use verbatim" mark. */
@@ -161,12 +184,37 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 	if (asm_names.empty())
 		return;
 	FOR_EACH_SYMBOL(node) {
-		if (!TREE_PUBLIC(node->decl))
+		if (!TREE_PUBLIC(node->decl) || DECL_EXTERNAL(node->decl) ||
+		    !asm_names.count(asm_name_of(node->decl)))
 			continue;
-		if (asm_names.count(asm_name_of(node->decl)))
-			keep_visible(node, verbose);
+		keep_visible(node, verbose);
+		asm_names.erase(asm_name_of(node->decl));
 	}
+	/* what is left and declared here is defined elsewhere */
+	for (const std::string &name : asm_names)
+		if (declared_externs.count(name))
+			extern_asm_names.push_back(name);
 	asm_names.clear();
+	declared_externs.clear();
+}
+
+/*
+ * PLUGIN_FINISH_UNIT: a global defined in another unit cannot be marked
+ * here.  Name it in the section .lto_ld.asm_names of this object (excluded
+ * from any link), where lto-ld's linker plugin reads it: the linker then
+ * keeps the definition global, as for a reference from assembler code.
+ */
+static void write_extern_asm_names(void *gcc_data, void *user_data)
+{
+	(void)gcc_data;
+	(void)user_data;
+	if (extern_asm_names.empty() || !asm_out_file)
+		return;
+	fputs("\t.pushsection .lto_ld.asm_names,\"e\"\n", asm_out_file);
+	for (const std::string &name : extern_asm_names)
+		fprintf(asm_out_file, "\t.asciz \"%s\"\n", name.c_str());
+	fputs("\t.popsection\n", asm_out_file);
+	extern_asm_names.clear();
 }
 
 int plugin_init(struct plugin_name_args *info,
@@ -181,9 +229,12 @@ int plugin_init(struct plugin_name_args *info,
 		      info->full_name, gcc_version.basever, version->basever);
 		return 1;
 	}
+	register_callback(info->base_name, PLUGIN_FINISH_DECL, record_decl, NULL);
 	register_callback(info->base_name, PLUGIN_PRE_GENERICIZE,
 			  scan_function, NULL);
 	register_callback(info->base_name, PLUGIN_ALL_IPA_PASSES_START,
 			  mark_asm_names, NULL);
+	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
+			  write_extern_asm_names, NULL);
 	return 0;
 }

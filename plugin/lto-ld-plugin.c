@@ -30,7 +30,9 @@
  * the resolution names without LDPR_ (RES differs when the policy made
  * the definition internal); WHY is empty, or what the whole-program
  * policy did: internalized, keep (KEEP_* name the entry: its glob, and
- * its keep file and line or nothing), weak, compiler; COMDAT is 1 for a
+ * its keep file and line or nothing), weak, compiler, asm (named in
+ * another unit's asm text: lto-ld-asm-names.so lists those in the
+ * object's section .lto_ld.asm_names); COMDAT is 1 for a
  * symbol of a comdat group.
  *
  * All other -plugin-opt options are GCC's and reach it unchanged.  With no
@@ -56,6 +58,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define OPT_PREFIX "lto-ld:"
 #define MAX_TV 64
@@ -109,6 +112,9 @@ static struct {
 	size_t nglobs;
 	struct claimed_file *files;
 	size_t nfiles, last_file;
+	char **asm_names;	/* from the claimed files' .lto_ld.asm_names */
+	size_t nasm_names;
+	bool asm_names_sorted;
 	char *internalized_path;
 	FILE *internalized;
 	char *symbols_path;
@@ -285,6 +291,117 @@ static void report_unmatched(void)
 	}
 }
 
+/* ---- names asm text in other units uses (lto-ld-asm-names.so) ---- */
+
+/* An unsigned field of SIZE bytes at P, in the file's byte order. */
+static uint64_t elf_field(const unsigned char *p, int size, bool big_endian)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v |= (uint64_t)p[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
+	return v;
+}
+
+static bool read_at(int fd, off_t pos, void *buf, size_t len)
+{
+	return pread(fd, buf, len, pos) == (ssize_t)len;
+}
+
+/*
+ * The contents of section NAME of the ELF object at OFFSET in FD, or NULL
+ * (not ELF, no such section, unreadable).  *LEN gets its size.
+ */
+static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
+{
+	unsigned char eh[64], sh[64];
+	bool is64, be;
+	uint64_t shoff, shentsize, shnum, shstrndx, strs_off, strs_size;
+	char *strs = NULL, *data = NULL;
+
+	if (!read_at(fd, offset, eh, sizeof(eh)) || memcmp(eh, "\177ELF", 4))
+		return NULL;
+	is64 = eh[4] == 2;
+	be = eh[5] == 2;
+	shoff = elf_field(eh + (is64 ? 40 : 32), is64 ? 8 : 4, be);
+	shentsize = elf_field(eh + (is64 ? 58 : 46), 2, be);
+	shnum = elf_field(eh + (is64 ? 60 : 48), 2, be);
+	shstrndx = elf_field(eh + (is64 ? 62 : 50), 2, be);
+	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u) ||
+	    shstrndx >= shnum)
+		return NULL;
+	/* sh_offset and sh_size of section I */
+#define SH_READ(i) read_at(fd, offset + (off_t)(shoff + (i) * shentsize), sh, shentsize)
+#define SH_OFF elf_field(sh + (is64 ? 24 : 16), is64 ? 8 : 4, be)
+#define SH_SIZE elf_field(sh + (is64 ? 32 : 20), is64 ? 8 : 4, be)
+	if (!SH_READ(shstrndx))
+		return NULL;
+	strs_off = SH_OFF;
+	strs_size = SH_SIZE;
+	if (strs_size == 0 || strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
+	    !read_at(fd, offset + (off_t)strs_off, strs, strs_size))
+		goto out;
+	strs[strs_size] = '\0';
+	for (uint64_t i = 1; i < shnum; i++) {
+		uint64_t name_off;
+
+		if (!SH_READ(i))
+			break;
+		name_off = elf_field(sh, 4, be);
+		if (name_off >= strs_size || strcmp(strs + name_off, name))
+			continue;
+		*len = SH_SIZE;
+		if (*len > (1u << 24) || !(data = malloc(*len + 1)) ||
+		    !read_at(fd, offset + (off_t)SH_OFF, data, *len)) {
+			free(data);
+			data = NULL;
+		} else {
+			data[*len] = '\0';
+		}
+		break;
+	}
+#undef SH_READ
+#undef SH_OFF
+#undef SH_SIZE
+out:
+	free(strs);
+	return data;
+}
+
+/* The names in FILE's .lto_ld.asm_names join the set. */
+static void read_asm_names(const struct ld_plugin_input_file *file)
+{
+	size_t len = 0;
+	char *data = elf_section(file->fd, file->offset, ".lto_ld.asm_names", &len);
+
+	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1) {
+		if (!data[at])
+			continue;
+		self.asm_names = grow(self.asm_names, self.nasm_names + 1,
+				      sizeof(*self.asm_names));
+		self.asm_names[self.nasm_names++] = copy_of(data + at);
+		self.asm_names_sorted = false;
+	}
+	free(data);
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool asm_named(const char *name)
+{
+	if (!self.asm_names_sorted) {
+		qsort(self.asm_names, self.nasm_names, sizeof(*self.asm_names),
+		      by_string);
+		self.asm_names_sorted = true;
+	}
+	return self.nasm_names &&
+	       bsearch(&name, self.asm_names, self.nasm_names,
+		       sizeof(*self.asm_names), by_string);
+}
+
 /* ---- the files GCC's plugin claimed, by handle ---- */
 
 static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
@@ -301,6 +418,8 @@ static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
 	c->name = copy_of(file->name);
 	c->offset = (unsigned long long)file->offset;
 	c->listed = false;
+	if (self.whole_program && self.output_type == LDPO_REL)
+		read_asm_names(file);
 	return st;
 }
 
@@ -430,6 +549,8 @@ static void apply_policy(const void *handle, int nsyms,
 		if (candidate) {
 			if (keep) {
 				why = "keep";
+			} else if (asm_named(s->name)) {
+				why = "asm";
 			} else if (compiler_name(s->name)) {
 				why = "compiler";
 			} else {

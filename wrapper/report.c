@@ -57,6 +57,7 @@ enum reason {
 	WHY_NON_IR,
 	WHY_KEEP,
 	WHY_COMPILER,
+	WHY_ASM,
 	WHY_WEAK,
 	WHY_EXPORTED,
 	WHY_EMITTED,
@@ -71,7 +72,8 @@ enum reason {
 };
 
 static const char *const reason_names[NREASONS] = {
-	"", "non-IR reference", "keep set", "compiler name", "weak", "exported",
+	"", "non-IR reference", "keep set", "compiler name",
+	"named in asm of another unit", "weak", "exported",
 	"still emitted", "a non-IR definition won", "another IR definition won",
 	"duplicate comdat", "resolution", "output symbols not known",
 };
@@ -323,7 +325,8 @@ static void decide(struct report *r, struct sym *d, struct strvec *key)
 		d->fate = FATE_KEPT;
 		d->reason = !strcmp(d->why, "keep") ? WHY_KEEP :
 			    !strcmp(d->why, "weak") ? WHY_WEAK :
-			    !strcmp(d->why, "compiler") ? WHY_COMPILER : WHY_EXPORTED;
+			    !strcmp(d->why, "compiler") ? WHY_COMPILER :
+			    !strcmp(d->why, "asm") ? WHY_ASM : WHY_EXPORTED;
 	} else if (!strcmp(res, "PREVAILING_DEF_IRONLY")) {
 		const char *as = r->known ? in_output(r, d->name, key) : NULL;
 
