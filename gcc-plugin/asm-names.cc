@@ -98,6 +98,14 @@ static void scan_function(void *gcc_data, void *user_data)
 					     find_asm, NULL);
 }
 
+/* A weak definition named NAME in this unit. */
+static bool weak_defined(const std::string &name)
+{
+	symtab_node *node = symtab_node::get_for_asmname(get_identifier(name.c_str()));
+
+	return node && node->definition && DECL_WEAK(node->decl);
+}
+
 /* PLUGIN_FINISH_DECL: remember extern declarations, used or not. */
 static void record_decl(void *gcc_data, void *user_data)
 {
@@ -188,11 +196,13 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 		    !asm_names.count(asm_name_of(node->decl)))
 			continue;
 		keep_visible(node, verbose);
-		asm_names.erase(asm_name_of(node->decl));
+		/* another unit's strong definition may win over a weak one */
+		if (!DECL_WEAK(node->decl))
+			asm_names.erase(asm_name_of(node->decl));
 	}
-	/* what is left and declared here is defined elsewhere */
+	/* what is left is declared here and defined elsewhere, or weak */
 	for (const std::string &name : asm_names)
-		if (declared_externs.count(name))
+		if (declared_externs.count(name) || weak_defined(name))
 			extern_asm_names.push_back(name);
 	asm_names.clear();
 	declared_externs.clear();

@@ -94,6 +94,14 @@ C
 	grep -q "kept (named in asm of another unit) *far_callee" far.txt &&
 		ok "$name: the report says why" || { not_ok "$name: the report says why"; diag "$(cat far.txt)"; }
 
+	# A weak definition named in asm (kernel/sched/clock.c exports its
+	# weak sched_clock) loses to another unit's strong one: listed too.
+	printf '__attribute__((weak)) int wclock(void) { return 0; }\n__asm__(".pushsection .rodata.exports,\\"a\\"\\n\\t.word wclock\\n\\t.popsection");\n' > weak.c
+	printf 'int wclock(void) { return 42; }\nint entry4(void) { return wclock(); }\n' > strong.c
+	compile "$prefix" "-fplugin=$plugin" weak strong
+	check "$name: a weak definition named in asm keeps the strong one that wins" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry4 -o weak-out.o weak.o strong.o
+
 	# A name asm uses with no declaration in its unit is not guessed:
 	# lto-ld reports the lost definition.
 	printf 'void bare_caller(void) { __asm__ volatile("%s far_callee"); }\nint entry3(void) { bare_caller(); return 0; }\n' "$call" > bare.c
