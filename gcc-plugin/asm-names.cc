@@ -187,6 +187,9 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 	(void)user_data;
 	if (flag_ltrans)
 		make_section_flags_agree(verbose);
+	/* the compile step marked what the asm names; LTO only reads it */
+	if (in_lto_p)
+		return;
 	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next)
 		scan_asm_text(TREE_STRING_POINTER(a->asm_str));
 	if (asm_names.empty())
@@ -218,7 +221,8 @@ static void write_extern_asm_names(void *gcc_data, void *user_data)
 {
 	(void)gcc_data;
 	(void)user_data;
-	if (extern_asm_names.empty() || !asm_out_file)
+	/* in the LTO step the list would land in the linked output */
+	if (in_lto_p || extern_asm_names.empty() || !asm_out_file)
 		return;
 	fputs("\t.pushsection .lto_ld.asm_names,\"e\"\n", asm_out_file);
 	for (const std::string &name : extern_asm_names)

@@ -91,6 +91,11 @@ C
 	*" far_callee "*) ok "$name: ... global in the output" ;;
 	*) not_ok "$name: ... global in the output ($(defined "$prefix" farout.o))" ;;
 	esac
+	if readelf -SW farout.o | grep -q lto_ld; then
+		not_ok "$name: the list stays out of the linked output"
+	else
+		ok "$name: the list stays out of the linked output"
+	fi
 	grep -q "kept (named in asm of another unit) *far_callee" far.txt &&
 		ok "$name: the report says why" || { not_ok "$name: the report says why"; diag "$(cat far.txt)"; }
 
