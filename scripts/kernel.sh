@@ -7,6 +7,7 @@
 # Usage: scripts/kernel.sh LTO_LD COMMAND...
 #   tree                  prepare (or reuse) the patched tree
 #   build TARGET VARIANT  TARGET: mps2 | virt | stm32; VARIANT: nolto | lto
+#                         (whole-program vmlinux.o) | ltoplain (plain ld -r)
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
 #                         boot mps2 or virt, keep the console
 #   parity TARGET         build and boot both variants of mps2 or virt and
@@ -18,6 +19,8 @@
 #   check                 parity mps2, parity virt, faults; the parity table
 #   kunit-py VARIANT      tools/testing/kunit/kunit.py run --arch=arm with the
 #                         project's suites (lto: with lto-ld and LTO_GCC)
+#   sizes [TARGETS]       build every variant of each target (ccache is
+#                         fine: only sizes) and write the size table
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -77,7 +80,7 @@ tool_dir() {
 kmake() {
 	t=$1 v=$2; shift 2
 	set -- O="$cache/kbuild/$t-$v" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" "$@"
-	[ "$v" = lto ] && set -- LD="$cache/bin/${cross}lto-ld" "$@"
+	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
 	$run make -C "$tree" -s "$@"
 }
 run=
@@ -114,7 +117,10 @@ fragments() {
 		mps2) echo "$configs/kunit.config $configs/mps2.config" ;;
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 	esac
-	[ "$2" = lto ] && echo "$configs/lto.config"
+	case $2 in
+		lto) echo "$configs/lto.config" ;;
+		ltoplain) echo "$configs/lto.config $configs/lto-plain.config" ;;
+	esac
 	return 0
 }
 
@@ -383,6 +389,37 @@ AWK
 	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | |"
 }
 
+# size_row TARGET: the sizes of the three variants of TARGET, a table row
+size_row() {
+	set -- "$1" $(size_of "$1" nolto) $(size_of "$1" ltoplain) $(size_of "$1" lto)
+	awk -v t="$1" -v nt="$2" -v nd="$5" -v pt="$6" -v pd="$9" -v wt="${10}" -v wd="${13}" 'BEGIN {
+		printf "| %s | %d / %d | %d / %d (%+.1f%% / %+.1f%%) | %d / %d (%+.1f%% / %+.1f%%) |\n",
+			t, nt, nd, pt, pd, (pt - nt) * 100 / nt, (pd - nd) * 100 / nd,
+			wt, wd, (wt - nt) * 100 / nt, (wd - nd) * 100 / nd }'
+}
+
+# sizes TARGETS: build no LTO, plain ld -r LTO and whole-program LTO of
+# each target; the size table (text / dec of vmlinux)
+sizes() {
+	[ $# -gt 0 ] || set -- mps2 virt stm32
+	for t in "$@"; do
+		for v in nolto ltoplain lto; do
+			configure "$t" "$v"
+			kmake "$t" "$v" -j"$jobs" vmlinux
+		done
+	done
+	{
+		echo "| target | no LTO: text / dec | LTO, plain ld -r vmlinux.o | LTO, whole-program vmlinux.o |"
+		echo "|---|---|---|---|"
+		for t in "$@"; do size_row "$t"; done
+		echo "| stm32 (2018 article, v4.15, GCC 6.3) | | | dec -21.8% |"
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizes $*\` (\`size\` of vmlinux, bytes)."
+	} > "$cache/sizes.md"
+	cat "$cache/sizes.md"
+	readme_table kernel-sizes "$cache/sizes.md"
+}
+
 # readme_table NAME FILE: put FILE between the NAME markers of README.md
 readme_table() {
 	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
@@ -432,7 +469,8 @@ case ${1:-} in
 	faults) faults ;;
 	check) check ;;
 	kunit-py) kunit_py "$2" ;;
+	sizes) shift; sizes "$@" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac
