@@ -1,0 +1,39 @@
+/* Reading symbol tables: what an input is, and nm's output, parsed. */
+#ifndef LTO_SIZEDIFF_NMREAD_H
+#define LTO_SIZEDIFF_NMREAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum input_kind { INPUT_ELF, INPUT_ARCHIVE, INPUT_THIN_ARCHIVE };
+
+/*
+ * What FILE is, from its first bytes; -1 after an error naming FILE and
+ * the reason (missing, unreadable, not a regular file, or neither ELF
+ * nor, when ARCHIVES, an archive).
+ */
+int input_kind(const char *file, bool archives);
+
+/* NAME's path (NAME itself when it holds a '/'), or NULL. */
+char *find_in_path(const char *name);
+
+/* GCC's liblto_plugin.so as the compiler CC names it, or NULL. */
+char *gcc_lto_plugin(const char *cc);
+
+struct nm_sink {
+	/* An archive member begins: its path as nm prints it. */
+	void (*member)(void *ctx, const char *path);
+	/* A symbol line: nm's type letter, the size when nm gave one. */
+	void (*symbol)(void *ctx, char type, bool has_size, uint64_t size,
+		       const char *name);
+	void *ctx;
+};
+
+/*
+ * Run NM ARGS... -- FILE and hand each line of its output to SINK.
+ * Returns the number of symbol lines, or -1 after an error naming FILE.
+ */
+long nm_read(const char *nm, char *const *args, const char *file,
+	     const struct nm_sink *sink);
+
+#endif

@@ -1,0 +1,61 @@
+/* lto-sizediff's results, as the analysis leaves them for the output. */
+#ifndef LTO_SIZEDIFF_H
+#define LTO_SIZEDIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { OLD, NEW };
+
+/* One normalized name, or one directory: its sizes in OLD and NEW. */
+struct row {
+	const char *name;
+	uint64_t size[2];
+	unsigned count[2];	/* symbols summed; unused for directories */
+	int64_t diff;		/* size[NEW] - size[OLD] */
+};
+
+/* Rows in the order printed, and the bytes the list stands for. */
+struct list {
+	const struct row **v;
+	size_t n;
+	uint64_t bytes;
+};
+
+struct image {
+	const char *file;
+	size_t symbols;		/* sized symbols counted */
+	size_t names;		/* distinct normalized names among them */
+	uint64_t size;
+};
+
+/* How the sizes were given to directories (--objects). */
+struct attribution {
+	bool on;
+	size_t files;		/* --objects arguments */
+	size_t objects;		/* objects and archive members read */
+	size_t names;		/* distinct normalized names they define */
+	size_t ambiguous;	/* image names defined in several directories */
+	uint64_t ambiguous_size[2];
+	size_t unknown;		/* image names defined in no object */
+	uint64_t unknown_size[2];
+};
+
+struct report {
+	struct image image[2];
+	size_t common;		/* names in both */
+	struct list decreases, increases, vanished, appeared;
+	struct list dirs;
+	struct attribution attr;
+	size_t top;		/* rows printed per list; 0: all */
+};
+
+/* The directory that holds what no object defines. */
+#define UNKNOWN_DIR "(unknown)"
+
+void report_text(FILE *f, const struct report *r);
+void report_json(FILE *f, const struct report *r);
+
+#endif
