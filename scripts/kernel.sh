@@ -21,6 +21,9 @@
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
 #                         fine: only sizes) and write the size table
+#   sizediff TARGET       where the size went: lto-sizediff of TARGET's
+#                         nolto and lto vmlinux by symbol and directory,
+#                         and lto-ld's report of the vmlinux.o link
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -74,6 +77,7 @@ tool_dir() {
 	bin=$cache/bin
 	mkdir -p "$bin"
 	for n in lto-ld lto-nm lto-ar; do ln -sf "$lto_ld" "$bin/$cross$n"; done
+	ln -sf "$(dirname "$lto_ld")/lto-sizediff" "$bin/${cross}lto-sizediff"
 }
 
 # kmake TARGET VARIANT ARGS...: make in the build folder of TARGET-VARIANT
@@ -420,6 +424,30 @@ sizes() {
 	readme_table kernel-sizes "$cache/sizes.md"
 }
 
+# sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto, and the
+# LTO report of TARGET-lto's vmlinux.o (relinked for it), in its folder
+sizediff() {
+	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
+	set -- "$1"
+	for b in "$ref" "$cand"; do
+		for a in vmlinux.a lib/lib.a arch/arm/lib/lib.a; do
+			[ -f "$b/$a" ] && set -- "$@" --objects="$b/$a"
+		done
+	done
+	t=$1; shift
+	# (nm's "no symbols" for objects that define nothing is noise here)
+	"$bin/${cross}lto-sizediff" --top=15 "$@" "$ref/vmlinux" "$cand/vmlinux" \
+		2>&1 > "$cand/sizediff.txt" | grep -v ': no symbols$' >&2 || true
+	"$bin/${cross}lto-sizediff" --json --top=0 "$@" "$ref/vmlinux" "$cand/vmlinux" \
+		2> /dev/null > "$cand/sizediff.json"
+	# the report of the vmlinux.o link alone: later links would replace it
+	rm -f "$cand/vmlinux.o"
+	LTO_LD_REPORT=$cand/lto-report.txt kmake "$t" lto -j"$jobs" vmlinux_o
+	kmake "$t" lto -j"$jobs" vmlinux
+	cat "$cand/sizediff.txt"
+	grep '^totals\|^kept' "$cand/lto-report.txt"
+}
+
 # readme_table NAME FILE: put FILE between the NAME markers of README.md
 readme_table() {
 	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
@@ -470,7 +498,8 @@ case ${1:-} in
 	check) check ;;
 	kunit-py) kunit_py "$2" ;;
 	sizes) shift; sizes "$@" ;;
+	sizediff) sizediff "$2" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|sizediff TARGET|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac
