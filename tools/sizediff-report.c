@@ -1,4 +1,5 @@
 /* lto-sizediff's output: the text tables and the JSON object. */
+#include "json.h"
 #include "sizediff.h"
 #include "util.h"
 
@@ -114,67 +115,6 @@ void report_text(FILE *f, const struct report *r)
 }
 
 /* ---- JSON ---- */
-
-/* Length of the valid UTF-8 sequence at S, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t len;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/* no overlong forms, surrogates or code points past U+10FFFF */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
-/*
- * S as a JSON string.  File names need not be UTF-8: a byte that does
- * not begin a valid sequence is written as the code point of the same
- * value, so the output always parses.
- */
-static void json_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	while (*p) {
-		size_t len = utf8_len(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f || !len)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fwrite(p, 1, len, f);
-		p += len ? len : 1;
-	}
-	fputc('"', f);
-}
 
 static void json_image(FILE *f, const char *key, const struct image *im)
 {
