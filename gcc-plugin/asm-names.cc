@@ -18,6 +18,18 @@
  * its name goes into the object's section .lto_ld.asm_names, which lto-ld's
  * linker plugin reads, so the linker keeps that definition global.
  *
+ * Export entries (the kernel's EXPORT_SYMBOL writes, in a top-level asm,
+ * `.section ".export_symbol","a" ; __export_symbol_sym: ; ... ; .long sym
+ * ; .previous`) keep their symbol visible too, but are told apart: such a
+ * global also gets the attribute lto_ld_export, and one defined elsewhere
+ * is listed in .lto_ld.exports instead.  In the LTO step, when lto-ld was
+ * given --lto-exports=FILE (it sets LTO_LD_EXPORTS to FILE), the exports
+ * FILE does not name lose all three of their references before the
+ * visibility pass: the entry is cut from the asm text, externally_visible
+ * goes, and the __used pointer __ADDRESSABLE put in .discard.addressable
+ * is no longer forced out.  Whole-program LTO then treats them like any
+ * global nothing outside uses.
+ *
  * Read: the asm text of each function body (PLUGIN_PRE_GENERICIZE) and the
  * top-level asm statements (PLUGIN_ALL_IPA_PASSES_START, before the
  * visibility pass and the IR output).  Names are the identifier-like tokens of the text; a token
@@ -33,8 +45,11 @@
 #include "attribs.h"
 #include "diagnostic-core.h"
 #include "output.h"
+#include "tree-pass.h"
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,6 +65,14 @@ static std::unordered_set<std::string> declared_externs;
 
 /* Those that name globals declared here and defined elsewhere. */
 static std::vector<std::string> extern_asm_names;
+
+/* Symbols of this unit's export entries; those defined elsewhere. */
+static std::unordered_set<std::string> export_names;
+static std::vector<std::string> extern_export_names;
+
+/* The section of export entries, and where __ADDRESSABLE puts pointers. */
+static const char export_section[] = ".export_symbol";
+static const char addressable_section[] = ".discard.addressable";
 
 static bool starts_name(char c)
 {
@@ -76,6 +99,152 @@ static void scan_asm_text(const char *text)
 			p++;
 		asm_names.emplace(start, p - start);
 	}
+}
+
+/*
+ * A top-level asm text split into statements (each with the ';' or
+ * newline that ends it), with the export entries found among them.
+ */
+struct asm_entry {
+	size_t first, last;	/* its statements */
+	std::string symbol;	/* what it exports */
+};
+
+struct asm_text {
+	std::vector<std::string> statements;
+	std::vector<asm_entry> exports;
+};
+
+/* The statements of TEXT; a ';' inside a string does not end one. */
+static std::vector<std::string> split_statements(const char *text)
+{
+	std::vector<std::string> out;
+	std::string cur;
+	bool quoted = false;
+
+	for (const char *p = text; *p; p++) {
+		cur += *p;
+		if (quoted && *p == '\\' && p[1])
+			cur += *++p;
+		else if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && (*p == ';' || *p == '\n')) {
+			out.push_back(cur);
+			cur.clear();
+		}
+	}
+	if (!cur.empty())
+		out.push_back(cur);
+	return out;
+}
+
+/* The directive a statement starts with ("" for none), and what follows. */
+static std::string directive(const std::string &stmt, std::string *rest)
+{
+	size_t b = stmt.find_first_not_of(" \t\n");
+	size_t e;
+
+	if (b == std::string::npos || stmt[b] != '.')
+		return "";
+	e = stmt.find_first_of(" \t\n;", b);
+	if (e == std::string::npos)
+		e = stmt.size();
+	*rest = stmt.substr(e);
+	return stmt.substr(b, e - b);
+}
+
+/* The section name a .section or .pushsection operand starts with. */
+static std::string section_operand(const std::string &rest)
+{
+	size_t b = rest.find_first_not_of(" \t");
+
+	if (b == std::string::npos)
+		return "";
+	if (rest[b] == '"') {
+		size_t e = rest.find('"', b + 1);
+		return rest.substr(b + 1, e == std::string::npos ? e : e - b - 1);
+	}
+	return rest.substr(b, rest.find_first_of(" \t,;\n", b) - b);
+}
+
+/*
+ * Follow the section directives of TEXT: every run of statements that
+ * switches into the export section, fills it and leaves it is an export
+ * entry when its data directives name exactly one symbol.
+ */
+static asm_text parse_asm(const char *text)
+{
+	asm_text t;
+	std::string cur, prev, rest;
+	std::vector<std::string> stack;
+	bool in_entry = false;
+	asm_entry entry = { 0, 0, "" };
+	bool one_symbol = true;
+
+	t.statements = split_statements(text);
+	for (size_t i = 0; i < t.statements.size(); i++) {
+		std::string d = directive(t.statements[i], &rest);
+		bool was_in = cur == export_section;
+
+		if (d == ".section") {
+			prev = cur;
+			cur = section_operand(rest);
+		} else if (d == ".pushsection") {
+			stack.push_back(cur);
+			cur = section_operand(rest);
+		} else if (d == ".popsection" && !stack.empty()) {
+			cur = stack.back();
+			stack.pop_back();
+		} else if (d == ".previous") {
+			std::swap(cur, prev);
+		} else if (d == ".text" || d == ".data" || d == ".bss") {
+			prev = cur;
+			cur = d;
+		} else if (was_in && (d == ".long" || d == ".quad" ||
+				      d == ".word" || d == ".4byte" || d == ".8byte")) {
+			size_t b = rest.find_first_not_of(" \t");
+			size_t e = rest.find_first_of(" \t;\n", b);
+			std::string sym = b == std::string::npos ? "" :
+				rest.substr(b, e == std::string::npos ? e : e - b);
+
+			if (!entry.symbol.empty() && sym != entry.symbol)
+				one_symbol = false;
+			entry.symbol = sym;
+		}
+		if (!was_in && cur == export_section) {
+			in_entry = true;
+			entry = { i, i, "" };
+			one_symbol = true;
+		}
+		if (in_entry && cur != export_section) {
+			entry.last = i;
+			if (one_symbol && !entry.symbol.empty())
+				t.exports.push_back(entry);
+			in_entry = false;
+		}
+	}
+	return t;
+}
+
+/* Is statement I of T part of one of its export entries? */
+static bool in_export_entry(const asm_text &t, size_t i)
+{
+	for (const asm_entry &e : t.exports)
+		if (i >= e.first && i <= e.last)
+			return true;
+	return false;
+}
+
+/* Compile step: export entries' symbols apart, the rest as asm names. */
+static void scan_toplevel_asm(const char *text)
+{
+	asm_text t = parse_asm(text);
+
+	for (const asm_entry &e : t.exports)
+		export_names.insert(e.symbol);
+	for (size_t i = 0; i < t.statements.size(); i++)
+		if (!in_export_entry(t, i))
+			scan_asm_text(t.statements[i].c_str());
 }
 
 static tree find_asm(tree *node, int *walk_subtrees, void *data)
@@ -173,6 +342,12 @@ static void make_section_flags_agree(bool verbose)
 	}
 }
 
+static void add_attribute(tree decl, const char *name)
+{
+	DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(name), NULL_TREE,
+					  DECL_ATTRIBUTES(decl));
+}
+
 /*
  * PLUGIN_ALL_IPA_PASSES_START: the unit is parsed and analysed, nothing is
  * optimized or streamed yet.  Read the top-level asm, then mark what the
@@ -191,24 +366,50 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 	if (in_lto_p)
 		return;
 	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next)
-		scan_asm_text(TREE_STRING_POINTER(a->asm_str));
-	if (asm_names.empty())
+		scan_toplevel_asm(TREE_STRING_POINTER(a->asm_str));
+	if (asm_names.empty() && export_names.empty())
 		return;
 	FOR_EACH_SYMBOL(node) {
+		const char *name = asm_name_of(node->decl);
+		bool in_asm = asm_names.count(name);
+
 		if (!TREE_PUBLIC(node->decl) || DECL_EXTERNAL(node->decl) ||
-		    !asm_names.count(asm_name_of(node->decl)))
+		    !(in_asm || export_names.count(name)))
 			continue;
 		keep_visible(node, verbose);
+		/* only an export entry names it: --lto-exports may drop it */
+		if (!in_asm)
+			add_attribute(node->decl, "lto_ld_export");
 		/* another unit's strong definition may win over a weak one */
-		if (!DECL_WEAK(node->decl))
-			asm_names.erase(asm_name_of(node->decl));
+		if (!DECL_WEAK(node->decl)) {
+			asm_names.erase(name);
+			export_names.erase(name);
+		}
 	}
 	/* what is left is declared here and defined elsewhere, or weak */
 	for (const std::string &name : asm_names)
 		if (declared_externs.count(name) || weak_defined(name))
 			extern_asm_names.push_back(name);
+	for (const std::string &name : export_names)
+		if (!asm_names.count(name) &&
+		    (declared_externs.count(name) || weak_defined(name)))
+			extern_export_names.push_back(name);
 	asm_names.clear();
+	export_names.clear();
 	declared_externs.clear();
+}
+
+/* NAMES as the NUL-terminated strings of the excluded section SECTION. */
+static void write_name_section(const char *section,
+			       std::vector<std::string> &names)
+{
+	if (names.empty())
+		return;
+	fprintf(asm_out_file, "\t.pushsection %s,\"e\"\n", section);
+	for (const std::string &name : names)
+		fprintf(asm_out_file, "\t.asciz \"%s\"\n", name.c_str());
+	fputs("\t.popsection\n", asm_out_file);
+	names.clear();
 }
 
 /*
@@ -216,19 +417,147 @@ static void mark_asm_names(void *gcc_data, void *user_data)
  * here.  Name it in the section .lto_ld.asm_names of this object (excluded
  * from any link), where lto-ld's linker plugin reads it: the linker then
  * keeps the definition global, as for a reference from assembler code.
+ * Those only export entries name go to .lto_ld.exports: the linker plugin
+ * keeps them unless --lto-exports leaves them out.
  */
 static void write_extern_asm_names(void *gcc_data, void *user_data)
 {
 	(void)gcc_data;
 	(void)user_data;
 	/* in the LTO step the list would land in the linked output */
-	if (in_lto_p || extern_asm_names.empty() || !asm_out_file)
+	if (in_lto_p || !asm_out_file)
 		return;
-	fputs("\t.pushsection .lto_ld.asm_names,\"e\"\n", asm_out_file);
-	for (const std::string &name : extern_asm_names)
-		fprintf(asm_out_file, "\t.asciz \"%s\"\n", name.c_str());
-	fputs("\t.popsection\n", asm_out_file);
-	extern_asm_names.clear();
+	write_name_section(".lto_ld.asm_names", extern_asm_names);
+	write_name_section(".lto_ld.exports", extern_export_names);
+}
+
+/* ---- the LTO step: exports --lto-exports=FILE leaves out ---- */
+
+/* The names of FILE, one a line ('#' to the end of a line is a comment). */
+static bool read_kept_exports(const char *path,
+			      std::unordered_set<std::string> *kept)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+
+	if (!f) {
+		error("lto-ld: %s: cannot read the list of exports to keep", path);
+		return false;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "#\r\n");
+		size_t b = strspn(line, " \t");
+
+		while (len > b && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			len--;
+		if (len > b)
+			kept->emplace(line + b, len - b);
+	}
+	fclose(f);
+	return true;
+}
+
+/* LIST without the attribute NAME; LIST itself is shared, not changed. */
+static tree without_attribute(tree list, const char *name)
+{
+	tree rest;
+
+	if (!list)
+		return NULL_TREE;
+	rest = without_attribute(TREE_CHAIN(list), name);
+	if (is_attribute_p(name, get_attribute_name(list)))
+		return rest;
+	if (rest == TREE_CHAIN(list))
+		return list;
+	return tree_cons(TREE_PURPOSE(list), TREE_VALUE(list), rest);
+}
+
+/* Cut the entries of DROPPED symbols out of every top-level asm; returns
+ * the symbols of every export entry seen. */
+static std::unordered_set<std::string>
+cut_export_entries(const std::unordered_set<std::string> &kept)
+{
+	std::unordered_set<std::string> exported;
+
+	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next) {
+		asm_text t = parse_asm(TREE_STRING_POINTER(a->asm_str));
+		std::string text;
+		size_t next = 0;
+
+		if (t.exports.empty())
+			continue;
+		for (const asm_entry &e : t.exports) {
+			exported.insert(e.symbol);
+			if (kept.count(e.symbol))
+				continue;
+			for (; next < e.first; next++)
+				text += t.statements[next];
+			next = e.last + 1;
+		}
+		for (; next < t.statements.size(); next++)
+			text += t.statements[next];
+		a->asm_str = build_string(text.size() + 1, text.c_str());
+	}
+	return exported;
+}
+
+/* Does every reference of NODE point at a symbol in DROPPED? */
+static bool refers_only_to(symtab_node *node,
+			   const std::unordered_set<std::string> &dropped)
+{
+	ipa_ref *ref = NULL;
+	bool any = false;
+
+	for (unsigned i = 0; node->iterate_reference(i, ref); i++) {
+		if (!dropped.count(asm_name_of(ref->referred->decl)))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Before the first IPA pass of the LTO step (WPA, or a single LTO unit):
+ * the exports not kept lose their entry, their externally_visible and
+ * their __ADDRESSABLE pointer.
+ */
+static void drop_exports(void *gcc_data, void *user_data)
+{
+	static bool done;
+	const char *path = getenv("LTO_LD_EXPORTS");
+	bool verbose = getenv("LTO_LD_VERBOSE") && *getenv("LTO_LD_VERBOSE");
+	std::unordered_set<std::string> kept, dropped;
+	symtab_node *node;
+
+	(void)gcc_data;
+	(void)user_data;
+	if (done || !in_lto_p || flag_ltrans || !path || !*path)
+		return;
+	done = true;
+	if (!read_kept_exports(path, &kept))
+		return;
+	for (const std::string &name : cut_export_entries(kept))
+		if (!kept.count(name))
+			dropped.insert(name);
+	FOR_EACH_SYMBOL(node) {
+		const char *name = asm_name_of(node->decl);
+
+		if (dropped.count(name) &&
+		    lookup_attribute("lto_ld_export", DECL_ATTRIBUTES(node->decl))) {
+			DECL_ATTRIBUTES(node->decl) = without_attribute(
+				DECL_ATTRIBUTES(node->decl), "externally_visible");
+			node->externally_visible = false;
+			if (verbose)
+				inform(DECL_SOURCE_LOCATION(node->decl),
+				       "lto-ld: export %qs left out", name);
+		}
+		if (is_a<varpool_node *>(node) && node->get_section() &&
+		    !strcmp(node->get_section(), addressable_section) &&
+		    refers_only_to(node, dropped)) {
+			node->force_output = false;
+			DECL_PRESERVE_P(node->decl) = 0;
+		}
+	}
 }
 
 int plugin_init(struct plugin_name_args *info,
@@ -250,5 +579,7 @@ int plugin_init(struct plugin_name_args *info,
 			  mark_asm_names, NULL);
 	register_callback(info->base_name, PLUGIN_FINISH_UNIT,
 			  write_extern_asm_names, NULL);
+	register_callback(info->base_name, PLUGIN_PASS_EXECUTION,
+			  drop_exports, NULL);
 	return 0;
 }

@@ -10,6 +10,9 @@
  *                            LTO unit (PREVAILING_DEF_IRONLY), unless kept
  *   lto-ld:keep=GLOB         keep matching names (fnmatch); repeatable
  *   lto-ld:keep-file=FILE    keep the names or globs in FILE, one a line
+ *   lto-ld:exports=FILE      of the exports other units name (the
+ *                            object's .lto_ld.exports), keep only those
+ *                            FILE names, one a line ('#' comments)
  *   lto-ld:internalized=FILE write "NAME<TAB>OFFSET<TAB>INPUT" for every
  *                            definition the policy made internal (INPUT and
  *                            OFFSET as the linker names the IR input: an
@@ -32,7 +35,9 @@
  * policy did: internalized, keep (KEEP_* name the entry: its glob, and
  * its keep file and line or nothing), weak, compiler, asm (named in
  * another unit's asm text: lto-ld-asm-names.so lists those in the
- * object's section .lto_ld.asm_names); COMDAT is 1 for a
+ * object's section .lto_ld.asm_names), export (named by another unit's
+ * export entry: .lto_ld.exports, and kept by lto-ld:exports if given);
+ * COMDAT is 1 for a
  * symbol of a comdat group.
  *
  * All other -plugin-opt options are GCC's and reach it unchanged.  With no
@@ -85,6 +90,13 @@ struct keep_entry {
 	bool matched;		/* some IR symbol of the link matched it */
 };
 
+/* A set of names: added in any order, sorted when first looked up. */
+struct name_set {
+	char **v;
+	size_t n;
+	bool sorted;
+};
+
 /* An input GCC's plugin claimed, as the linker named it. */
 struct claimed_file {
 	const void *handle;
@@ -112,9 +124,10 @@ static struct {
 	size_t nglobs;
 	struct claimed_file *files;
 	size_t nfiles, last_file;
-	char **asm_names;	/* from the claimed files' .lto_ld.asm_names */
-	size_t nasm_names;
-	bool asm_names_sorted;
+	struct name_set asm_names;	/* the claimed files' .lto_ld.asm_names */
+	struct name_set export_names;	/* ... and .lto_ld.exports */
+	struct name_set kept_exports;	/* lto-ld:exports=FILE */
+	bool exports_policy;		/* lto-ld:exports was given */
 	char *internalized_path;
 	FILE *internalized;
 	char *symbols_path;
@@ -368,21 +381,11 @@ out:
 	return data;
 }
 
-/* The names in FILE's .lto_ld.asm_names join the set. */
-static void read_asm_names(const struct ld_plugin_input_file *file)
+static void name_add(struct name_set *set, const char *name)
 {
-	size_t len = 0;
-	char *data = elf_section(file->fd, file->offset, ".lto_ld.asm_names", &len);
-
-	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1) {
-		if (!data[at])
-			continue;
-		self.asm_names = grow(self.asm_names, self.nasm_names + 1,
-				      sizeof(*self.asm_names));
-		self.asm_names[self.nasm_names++] = copy_of(data + at);
-		self.asm_names_sorted = false;
-	}
-	free(data);
+	set->v = grow(set->v, set->n + 1, sizeof(*set->v));
+	set->v[set->n++] = copy_of(name);
+	set->sorted = false;
 }
 
 static int by_string(const void *a, const void *b)
@@ -390,16 +393,58 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool asm_named(const char *name)
+static bool name_in(struct name_set *set, const char *name)
 {
-	if (!self.asm_names_sorted) {
-		qsort(self.asm_names, self.nasm_names, sizeof(*self.asm_names),
-		      by_string);
-		self.asm_names_sorted = true;
+	if (!set->sorted) {
+		qsort(set->v, set->n, sizeof(*set->v), by_string);
+		set->sorted = true;
 	}
-	return self.nasm_names &&
-	       bsearch(&name, self.asm_names, self.nasm_names,
-		       sizeof(*self.asm_names), by_string);
+	return set->n && bsearch(&name, set->v, set->n, sizeof(*set->v), by_string);
+}
+
+/* The names in section SECTION of FILE join SET. */
+static void read_names(const struct ld_plugin_input_file *file,
+		       const char *section, struct name_set *set)
+{
+	size_t len = 0;
+	char *data = elf_section(file->fd, file->offset, section, &len);
+
+	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1)
+		if (data[at])
+			name_add(set, data + at);
+	free(data);
+}
+
+/* lto-ld:exports=FILE: the exports to keep, one name a line. */
+static int exports_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+
+	if (!f) {
+		report(LDPL_FATAL, "%s: cannot read the list of exports", path);
+		return -1;
+	}
+	self.exports_policy = true;
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strcspn(line, "#\r\n");
+		size_t start = strspn(line, " \t");
+
+		while (len > start && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+			len--;
+		line[len] = '\0';
+		if (len > start)
+			name_add(&self.kept_exports, line + start);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Another unit's export entry names NAME, and the export stays. */
+static bool export_kept(const char *name)
+{
+	return name_in(&self.export_names, name) &&
+	       (!self.exports_policy || name_in(&self.kept_exports, name));
 }
 
 /* ---- the files GCC's plugin claimed, by handle ---- */
@@ -418,8 +463,10 @@ static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
 	c->name = copy_of(file->name);
 	c->offset = (unsigned long long)file->offset;
 	c->listed = false;
-	if (self.whole_program && self.output_type == LDPO_REL)
-		read_asm_names(file);
+	if (self.whole_program && self.output_type == LDPO_REL) {
+		read_names(file, ".lto_ld.asm_names", &self.asm_names);
+		read_names(file, ".lto_ld.exports", &self.export_names);
+	}
 	return st;
 }
 
@@ -549,8 +596,10 @@ static void apply_policy(const void *handle, int nsyms,
 		if (candidate) {
 			if (keep) {
 				why = "keep";
-			} else if (asm_named(s->name)) {
+			} else if (name_in(&self.asm_names, s->name)) {
 				why = "asm";
+			} else if (export_kept(s->name)) {
+				why = "export";
 			} else if (compiler_name(s->name)) {
 				why = "compiler";
 			} else {
@@ -659,6 +708,8 @@ static int our_option(const char *opt, const char **gcc_plugin)
 		keep_add(opt + 5, NULL, 0);
 	else if (!strncmp(opt, "keep-file=", 10))
 		return keep_file(opt + 10);
+	else if (!strncmp(opt, "exports=", 8))
+		return exports_file(opt + 8);
 	else if (!strncmp(opt, "internalized=", 13) && opt[13]) {
 		if (self.internalized)	/* the last one given */
 			fclose(self.internalized);

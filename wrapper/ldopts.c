@@ -603,6 +603,7 @@ const char *partial_mode_name(enum partial_mode mode)
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
  * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
  * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE),
+ * --lto-exports=FILE,
  * --print-cc-plugin and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
@@ -650,6 +651,11 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 		free(cmd->report);
 		cmd->report = xstrdup(args[i + 1]);
 		return 2;
+	}
+	if (starts_with(a, "--lto-exports=") && a[14]) {
+		free(cmd->exports);	/* the last one given */
+		cmd->exports = xstrdup(a + 14);
+		return 1;
 	}
 	if (starts_with(a, "--lto-flags=")) {
 		ld_split_response(a + strlen("--lto-flags="), &cmd->lto_flags);
@@ -868,6 +874,7 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	strvec_clear(&cmd->lto_flags);
 	strvec_clear(&cmd->keep_files);
 	strvec_clear(&cmd->keep_symbols);
+	free(cmd->exports);
 	free(cmd->report);
 	memset(cmd, 0, sizeof(*cmd));
 }

@@ -61,6 +61,7 @@ struct ld_cmdline {
 	struct strvec keep_files;	/* --lto-keep=FILE */
 	struct strvec keep_symbols;	/* --lto-keep-symbol=GLOB */
 	char *report;			/* --lto-report=FILE (or LTO_LD_REPORT) */
+	char *exports;			/* --lto-exports=FILE (or LTO_LD_EXPORTS) */
 	bool had_own_options;	/* some were given: args differs from argv */
 };
 

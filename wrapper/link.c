@@ -346,7 +346,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	const char *out, *report_to = NULL;
 	char *res, *jobs_flag = NULL, *options, *internalized = NULL;
-	char *symbols = NULL;
+	char *symbols = NULL, *exports = NULL;
 	bool report_done = false;
 	int rc;
 
@@ -361,6 +361,13 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	 */
 	if (linker_output && cmd->whole_program && tc->proxy)
 		internalized = tmp_file("internalized.txt");
+	/* an absolute path: lto1 reads it too, from lto-wrapper's directory */
+	if (internalized && cmd->exports &&
+	    (!(exports = realpath(cmd->exports, NULL)) || access(exports, R_OK))) {
+		rc = error("%s: cannot read the list of exports (--lto-exports): %s",
+			   cmd->exports, strerror(errno));
+		goto done;
+	}
 	if (cmd->report) {
 		report_to = report_prepare(cmd);
 		if (!report_to) {
@@ -374,6 +381,8 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		rc = 1;
 		goto done;
 	}
+	if (exports)
+		strvec_pushf(&argv, "-plugin-opt=lto-ld:exports=%s", exports);
 	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
 	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
 	if (linker_output) {
@@ -395,6 +404,8 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
 	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
 	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
+	/* the compiler plugin drops the other exports in the LTO step */
+	strvec_pushf(&settings, "LTO_LD_EXPORTS=%s", exports ? exports : "");
 	free(options);
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
@@ -412,6 +423,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		unlink(cmd->report);
 done:
 	free(jobs_flag);
+	free(exports);
 	strvec_clear(&argv);
 	strvec_clear(&env);
 	strvec_clear(&settings);
@@ -595,6 +607,8 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 		       "definition (JSON if FILE ends in .json)\n"
 		       "  --lto-whole-program           ld -r: what nothing outside "
 		       "the IR uses becomes internal\n"
+		       "  --lto-exports=FILE            with it: keep only the "
+		       "exports FILE names\n"
 		       "  --print-cc-plugin             the GCC plugin for -fplugin= "
 		       "(keeps symbols named in asm)\n"
 		       "  -save-temps                   keep temporary files\n");
@@ -616,6 +630,8 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	cmd.whole_program = cmd.whole_program || env_true("LTO_LD_WHOLE_PROGRAM");
 	if (!cmd.report && getenv("LTO_LD_REPORT") && *getenv("LTO_LD_REPORT"))
 		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
+	if (!cmd.exports && getenv("LTO_LD_EXPORTS") && *getenv("LTO_LD_EXPORTS"))
+		cmd.exports = xstrdup(getenv("LTO_LD_EXPORTS"));
 	tmp_keep(cmd.save_temps);
 	if (cmd.print_cc_plugin) {
 		rc = print_cc_plugin(tc);
