@@ -346,7 +346,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	const char *out, *report_to = NULL;
 	char *res, *jobs_flag = NULL, *options, *internalized = NULL;
-	char *symbols = NULL, *exports = NULL;
+	char *symbols = NULL, *exports = NULL, *cc_plugin = NULL;
 	bool report_done = false;
 	int rc;
 
@@ -368,6 +368,12 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 			   cmd->exports, strerror(errno));
 		goto done;
 	}
+	/* the compiler plugin cuts the other entries out of the asm text */
+	if (exports && !(cc_plugin = toolchain_find_cc_plugin(tc, false))) {
+		rc = error("--lto-exports needs lto-ld's compiler plugin");
+		goto done;
+	}
+	free(cc_plugin);
 	if (cmd->report) {
 		report_to = report_prepare(cmd);
 		if (!report_to) {
