@@ -8,6 +8,8 @@
  *   lto-ld:whole-program     in a relocatable link, IR definitions nothing
  *                            outside the IR uses become internal to the
  *                            LTO unit (PREVAILING_DEF_IRONLY), unless kept
+ *   lto-ld:final-weak        with whole-program: weak definitions are
+ *                            internalized too (no later link overrides them)
  *   lto-ld:keep=GLOB         keep matching names (fnmatch); repeatable
  *   lto-ld:keep-file=FILE    keep the names or globs in FILE, one a line
  *   lto-ld:exports=FILE      of the exports other units name (the
@@ -116,6 +118,7 @@ static struct {
 	ld_plugin_all_symbols_read_handler gcc_all_symbols_read;
 	enum ld_plugin_output_file_type output_type;
 	bool whole_program;
+	bool final_weak;	/* lto-ld:final-weak */
 	struct keep_entry *keep;
 	size_t nkeep;
 	size_t *literals;	/* indices of literal entries, sorted by name */
@@ -586,8 +589,10 @@ static void apply_policy(const void *handle, int nsyms,
 	for (int i = 0; i < nsyms; i++) {
 		struct ld_plugin_symbol *s = &syms[i];
 		int linker_res = s->resolution;
-		/* A weak definition may still be overridden by a later link. */
-		bool candidate = policy && s->def != LDPK_WEAKDEF &&
+		/* A weak definition may still be overridden by a later link,
+		 * unless lto-ld was told no later link does. */
+		bool candidate = policy &&
+				 (s->def != LDPK_WEAKDEF || self.final_weak) &&
 				 s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP;
 		/* every symbol is matched: the keep set's report needs it */
 		const struct keep_entry *keep = keep_match(s->name, candidate);
@@ -704,6 +709,8 @@ static int our_option(const char *opt, const char **gcc_plugin)
 		*gcc_plugin = opt + 11;
 	else if (!strcmp(opt, "whole-program"))
 		self.whole_program = true;
+	else if (!strcmp(opt, "final-weak"))
+		self.final_weak = true;
 	else if (!strncmp(opt, "keep=", 5) && opt[5])
 		keep_add(opt + 5, NULL, 0);
 	else if (!strncmp(opt, "keep-file=", 10))

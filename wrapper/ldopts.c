@@ -603,7 +603,7 @@ const char *partial_mode_name(enum partial_mode mode)
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
  * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
  * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE),
- * --lto-exports=FILE,
+ * --lto-exports=FILE, --lto-final-weak,
  * --print-cc-plugin and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
@@ -630,6 +630,10 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 	}
 	if (!strcmp(a, "--lto-whole-program")) {
 		cmd->whole_program = true;
+		return 1;
+	}
+	if (!strcmp(a, "--lto-final-weak")) {
+		cmd->final_weak = true;
 		return 1;
 	}
 	if (starts_with(a, "--lto-keep=") && a[11]) {

@@ -57,6 +57,7 @@ struct ld_cmdline {
 	bool save_temps;
 	struct strvec lto_flags;	/* --lto-flags: options for the LTO step */
 	bool whole_program;		/* --lto-whole-program */
+	bool final_weak;		/* --lto-final-weak */
 	bool print_cc_plugin;		/* --print-cc-plugin */
 	struct strvec keep_files;	/* --lto-keep=FILE */
 	struct strvec keep_symbols;	/* --lto-keep-symbol=GLOB */

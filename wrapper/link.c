@@ -294,6 +294,8 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 	strvec_pushf(argv, "-plugin-opt=lto-ld:gcc-plugin=%s", tc->gcc_plugin);
 	if (cmd->whole_program)
 		strvec_push(argv, "-plugin-opt=lto-ld:whole-program");
+	if (cmd->whole_program && cmd->final_weak)
+		strvec_push(argv, "-plugin-opt=lto-ld:final-weak");
 	for (size_t i = 0; i < cmd->keep_files.n; i++)
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep-file=%s", cmd->keep_files.v[i]);
 	for (size_t i = 0; i < cmd->keep_symbols.n; i++)
@@ -615,6 +617,8 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 		       "the IR uses becomes internal\n"
 		       "  --lto-exports=FILE            with it: keep only the "
 		       "exports FILE names\n"
+		       "  --lto-final-weak              with it: weak definitions "
+		       "too (no later link overrides them)\n"
 		       "  --print-cc-plugin             the GCC plugin for -fplugin= "
 		       "(keeps symbols named in asm)\n"
 		       "  -save-temps                   keep temporary files\n");
@@ -634,6 +638,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		return 1;
 	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
 	cmd.whole_program = cmd.whole_program || env_true("LTO_LD_WHOLE_PROGRAM");
+	cmd.final_weak = cmd.final_weak || env_true("LTO_LD_FINAL_WEAK");
 	if (!cmd.report && getenv("LTO_LD_REPORT") && *getenv("LTO_LD_REPORT"))
 		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
 	if (!cmd.exports && getenv("LTO_LD_EXPORTS") && *getenv("LTO_LD_EXPORTS"))

@@ -73,6 +73,17 @@ scenario() {
 	*memset*weak_default*) ok "$name: memset (a libcall) and a weak definition are never internalized" ;;
 	*) not_ok "$name: memset and a weak definition are never internalized ($got)" ;;
 	esac
+	# the kernel's vmlinux.o: no later link overrides a weak definition
+	"$ld" -r --lto-whole-program --lto-final-weak -o final.o a.o libc.o c.o
+	got=$(defined "$prefix" final.o)
+	case $got in
+	*weak_default*) not_ok "$name: --lto-final-weak internalizes the weak definition ($got)" ;;
+	*memset*) ok "$name: --lto-final-weak internalizes the weak definition, not memset" ;;
+	*) not_ok "$name: --lto-final-weak keeps memset ($got)" ;;
+	esac
+	LTO_LD_FINAL_WEAK=1 "$ld" -r --lto-whole-program -o final-env.o a.o libc.o c.o
+	cmp -s final.o final-env.o && ok "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak" ||
+		not_ok "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak"
 
 	keep_warnings "$prefix" "$name"
 	lost_definition "$prefix" "$name" "$call"
