@@ -7,7 +7,10 @@
 # Usage: scripts/kernel.sh LTO_LD COMMAND...
 #   tree                  prepare (or reuse) the patched tree
 #   build TARGET VARIANT  TARGET: mps2 | virt | stm32; VARIANT: nolto | lto
-#                         (whole-program vmlinux.o) | ltoplain (plain ld -r)
+#                         (whole-program vmlinux.o) | ltoplain (plain ld -r);
+#                         the levers: nolto-gc, lto-gc (gc-sections),
+#                         lto-one (-flto-partition=one), lto-weak
+#                         (--lto-final-weak)
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
 #                         boot mps2 or virt, keep the console
 #   parity TARGET         build and boot both variants of mps2 or virt and
@@ -21,6 +24,8 @@
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
 #                         fine: only sizes) and write the size table
+#   levers TARGET         build the lever variants of TARGET: sizes, and the
+#                         time and peak memory of the vmlinux.o link
 #   sizediff TARGET       where the size went: lto-sizediff of TARGET's
 #                         nolto and lto vmlinux by symbol and directory,
 #                         and lto-ld's report of the vmlinux.o link
@@ -85,7 +90,12 @@ kmake() {
 	t=$1 v=$2; shift 2
 	set -- O="$cache/kbuild/$t-$v" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
-	$run make -C "$tree" -s "$@"
+	# (kbuild does not see the environment: lto-one has a folder of its own)
+	case $v in
+		lto-one) $run env LTO_LD_LTO_FLAGS=-flto-partition=one make -C "$tree" -s "$@" ;;
+		lto-weak) $run env LTO_LD_FINAL_WEAK=1 make -C "$tree" -s "$@" ;;
+		*) $run make -C "$tree" -s "$@" ;;
+	esac
 }
 run=
 
@@ -122,8 +132,10 @@ fragments() {
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 	esac
 	case $2 in
-		lto) echo "$configs/lto.config" ;;
+		lto|lto-one|lto-weak) echo "$configs/lto.config" ;;
 		ltoplain) echo "$configs/lto.config $configs/lto-plain.config" ;;
+		lto-gc) echo "$configs/lto.config $configs/gc.config" ;;
+		nolto-gc) echo "$configs/gc.config" ;;
 	esac
 	return 0
 }
@@ -157,6 +169,10 @@ configure() {
 		mps2_init
 		"$tree/scripts/config" --file "$cfg" --enable BLK_DEV_INITRD \
 			--set-str INITRAMFS_SOURCE "$cache/mps2-init/initramfs.list"
+	fi
+	if [ "$1" = virt ]; then
+		"$tree/scripts/config" --file "$cfg" \
+			--set-str UNUSED_KSYMS_WHITELIST "$top/tests/kernel/module/ksyms.txt"
 	fi
 	kmake "$1" "$2" olddefconfig
 	check_config "$cfg" $frags
@@ -424,6 +440,50 @@ sizes() {
 	readme_table kernel-sizes "$cache/sizes.md"
 }
 
+# link_cost TARGET VARIANT: "WALL s, PEAK MiB" of relinking from vmlinux.o
+# on (for an LTO variant, the LTO step; peak: the largest process)
+link_cost() {
+	out=$cache/kbuild/$1-$2/link-cost.txt
+	rm -f "$cache/kbuild/$1-$2/vmlinux.o"
+	run="/usr/bin/time -f %e,%M -o $out"
+	kmake "$1" "$2" -j"$jobs" vmlinux
+	run=
+	awk -F, '{ printf "%.0f s, %.0f MiB", $1, $2 / 1024 }' "$out"
+}
+
+# pct NEW OLD: NEW against OLD in percent, signed
+pct() { awk -v n="$1" -v o="$2" 'BEGIN { printf "%+.1f%%", (n - o) * 100 / o }'; }
+
+# dec TARGET VARIANT: the "size" dec of its vmlinux
+dec() { size_of "$1" "$2" | cut -d' ' -f4; }
+
+# levers TARGET: each lever built on TARGET and measured against what it
+# changes: gc-sections without and with LTO, one LTO partition against
+# the default partitioning; a table of sizes (dec) and link costs
+levers() {
+	t=$1
+	for v in nolto lto nolto-gc lto-gc lto-one lto-weak; do
+		configure "$t" "$v"
+		kmake "$t" "$v" -j"$jobs" vmlinux
+		case $v in lto*) link_cost "$t" "$v" > "$cache/kbuild/$t-$v/link-cost.md" ;; esac
+	done
+	n=$(dec "$t" nolto) l=$(dec "$t" lto) ng=$(dec "$t" nolto-gc) lg=$(dec "$t" lto-gc)
+	lo=$(dec "$t" lto-one) lw=$(dec "$t" lto-weak)
+	cost() { cat "$cache/kbuild/$t-$1/link-cost.md"; }
+	{
+		echo "| $t | no LTO: dec | LTO (whole-program): dec | LTO: vmlinux.o link and after (wall, peak RSS) |"
+		echo "|---|---|---|---|"
+		echo "| as configured | $n | $l ($(pct "$l" "$n")) | $(cost lto) |"
+		echo "| gc-sections (\`LD_DEAD_CODE_DATA_ELIMINATION\`) | $ng ($(pct "$ng" "$n")) | $lg ($(pct "$lg" "$n"); $(pct "$lg" "$l") against LTO) | $(cost lto-gc) |"
+		echo "| \`-flto-partition=one\` | | $lo ($(pct "$lo" "$n"); $(pct "$lo" "$l") against LTO) | $(cost lto-one) |"
+		echo "| weak definitions internalized (\`--lto-final-weak\`) | | $lw ($(pct "$lw" "$n"); $(pct "$lw" "$l") against LTO) | $(cost lto-weak) |"
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t\` (\`size\` dec of vmlinux, bytes; $(nproc) cores)."
+	} > "$cache/levers-$t.md"
+	cat "$cache/levers-$t.md"
+	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
+}
+
 # sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto, and the
 # LTO report of TARGET-lto's vmlinux.o (relinked for it), in its folder
 sizediff() {
@@ -498,8 +558,9 @@ case ${1:-} in
 	check) check ;;
 	kunit-py) kunit_py "$2" ;;
 	sizes) shift; sizes "$@" ;;
+	levers) levers "$2" ;;
 	sizediff) sizediff "$2" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|sizediff TARGET|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET|sizediff TARGET|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac
