@@ -462,7 +462,7 @@ dec() { size_of "$1" "$2" | cut -d' ' -f4; }
 # the default partitioning; a table of sizes (dec) and link costs
 levers() {
 	t=$1
-	for v in nolto lto nolto-gc lto-gc lto-one lto-weak; do
+	for v in nolto lto lto-weak lto-one nolto-gc lto-gc; do
 		configure "$t" "$v"
 		kmake "$t" "$v" -j"$jobs" vmlinux
 		case $v in lto*) link_cost "$t" "$v" > "$cache/kbuild/$t-$v/link-cost.md" ;; esac
