@@ -73,7 +73,10 @@ static int same_link(const struct lto_report *rep, const struct strmap *names,
 	if (!strcmp(rep->mode, "final") && !is_file(rep->output, newfile))
 		return error("%s: the report of the final link of %s, not of %s",
 			     rep->file, rep->output, newfile);
-	if (out->kept_in_new * 2 < out->kept_names || !out->kept_names)
+	if (!out->kept_names)
+		return error("%s: keeps no IR definition, so it is not of the link "
+			     "that made %s", rep->file, newfile);
+	if (out->kept_in_new * 2 < out->kept_names)
 		return error("%s: not the report of a link that made %s: %zu of the "
 			     "%zu names it keeps are defined there (at least half "
 			     "must be)", rep->file, newfile, out->kept_in_new,

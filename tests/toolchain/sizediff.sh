@@ -654,6 +654,10 @@ if [ -f ../host-keep/r.json ]; then
 	check_exit "--report: a definition without a fate: exit 1, which one named" 1 \
 		"nofate\.json: not an lto-ld JSON report \(objects\[0\]\.symbols\[0\] has no string \"fate\"\)" \
 		"$S" --report=nofate.json $k/prog-nolto $k/prog-lto
+	printf '{"output": "x.o", "mode": "relocatable", "objects": [{"symbols": []}]}\n' > empty.json
+	check_exit "--report: a report that keeps nothing: exit 1, named" 1 \
+		"empty\.json: keeps no IR definition, so it is not of the link that made .*prog-lto" \
+		"$S" --report=empty.json $k/prog-nolto $k/prog-lto
 	python3 -c 'print("[" * 100 + "]" * 100)' > deep.json
 	check_exit "--report: JSON nested 100 deep: exit 1" 1 "deep\.json:1:[0-9]+: .*nested too deep" \
 		"$S" --report=deep.json $k/prog-nolto $k/prog-lto
