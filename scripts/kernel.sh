@@ -27,8 +27,10 @@
 #   levers TARGET         build the lever variants of TARGET: sizes, and the
 #                         time and peak memory of the vmlinux.o link
 #   sizediff TARGET       where the size went: lto-sizediff of TARGET's
-#                         nolto and lto vmlinux by symbol and directory,
-#                         and lto-ld's report of the vmlinux.o link
+#                         nolto and lto vmlinux by symbol, directory and
+#                         keep reason (lto-ld's report of the vmlinux.o
+#                         link); the keep-reason table goes in the README
+#                         where it has markers (stm32)
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -484,28 +486,45 @@ levers() {
 	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
 }
 
-# sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto, and the
-# LTO report of TARGET-lto's vmlinux.o (relinked for it), in its folder
+# sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto with the
+# LTO report of TARGET-lto's vmlinux.o (relinked for it, then vmlinux
+# from it), in TARGET-lto's folder; the keep-reason table into the README
 sizediff() {
-	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
-	set -- "$1"
-	for b in "$ref" "$cand"; do
+	t=$1 kb=$cache/kbuild
+	out=$kb/$t-lto report=$t-lto/lto-report.json
+	set --
+	for b in "$t-nolto" "$t-lto"; do
 		for a in vmlinux.a lib/lib.a arch/arm/lib/lib.a; do
-			[ -f "$b/$a" ] && set -- "$@" --objects="$b/$a"
+			[ -f "$kb/$b/$a" ] && set -- "$@" --objects="$b/$a"
 		done
 	done
-	t=$1; shift
-	# (nm's "no symbols" for objects that define nothing is noise here)
-	"$bin/${cross}lto-sizediff" --top=15 "$@" "$ref/vmlinux" "$cand/vmlinux" \
-		2>&1 > "$cand/sizediff.txt" | grep -v ': no symbols$' >&2 || true
-	"$bin/${cross}lto-sizediff" --json --top=0 "$@" "$ref/vmlinux" "$cand/vmlinux" \
-		2> /dev/null > "$cand/sizediff.json"
-	# the report of the vmlinux.o link alone: later links would replace it
-	rm -f "$cand/vmlinux.o"
-	LTO_LD_REPORT=$cand/lto-report.txt kmake "$t" lto -j"$jobs" vmlinux_o
+	# the report of the vmlinux.o link alone (later links would replace
+	# it), in JSON for the join
+	rm -f "$out/vmlinux.o" "$kb/$report"
+	LTO_LD_REPORT=$kb/$report kmake "$t" lto -j"$jobs" vmlinux_o
 	kmake "$t" lto -j"$jobs" vmlinux
-	cat "$cand/sizediff.txt"
-	grep '^totals\|^kept' "$cand/lto-report.txt"
+	# paths from kbuild/: the tables name stm32-lto/vmlinux, not this machine's folders
+	set -- "$@" --report="$report" "$t-nolto/vmlinux" "$t-lto/vmlinux"
+	status=0
+	(cd "$kb" && "$bin/${cross}lto-sizediff" --top=15 "$@") \
+		> "$out/sizediff.txt" 2> "$out/sizediff.err" || status=$?
+	# (nm's "no symbols" for objects that define nothing is noise here)
+	grep -v ': no symbols$' "$out/sizediff.err" >&2 || true
+	if [ "$status" -ne 0 ]; then
+		echo "kernel: lto-sizediff failed (exit $status)" >&2
+		return 1
+	fi
+	(cd "$kb" && "$bin/${cross}lto-sizediff" --json --top=0 "$@") \
+		2> /dev/null > "$out/sizediff.json"
+	cat "$out/sizediff.txt"
+	{
+		echo '```'
+		sed -n '/^by keep reason/,$p' "$out/sizediff.txt"
+		echo '```'
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizediff $t\` (the LTO image's sized symbols, \`nm -S\`)."
+	} > "$cache/keep-reasons-$t.md"
+	readme_table "keep-reasons-$t" "$cache/keep-reasons-$t.md"
 }
 
 # readme_table NAME FILE: put FILE between the NAME markers of README.md

@@ -3,8 +3,11 @@
  * non-LTO and an LTO vmlinux, or any two builds of one program)?  Sizes
  * come from `nm -S --defined-only`, by symbol name with GCC's clone and
  * privatization suffixes removed, and by source directory when the
- * objects the images were linked from are given (--objects).
+ * objects the images were linked from are given (--objects); and by the
+ * keep reason lto-ld's report gives NEW's IR definitions (--report).
  */
+#include "keepreasons.h"
+#include "ltoreport.h"
 #include "nmread.h"
 #include "run.h"
 #include "sizediff.h"
@@ -25,6 +28,7 @@ struct options {
 	size_t top;
 	struct strvec objects;
 	const char *nm;		/* --nm, else NULL */
+	const char *report;	/* --report, else NULL */
 	const char *file[2];
 };
 
@@ -62,12 +66,15 @@ struct state {
 	int kind;
 	size_t object;		/* number of the current object + 1; 0: none */
 	size_t dir;		/* its directory */
+
+	struct lto_report report;	/* --report */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--json] [--top=N] [--objects=FILE]... [--nm=PROG] OLD NEW\n"
+		"usage: %s [--json] [--top=N] [--objects=FILE]... [--report=FILE]\n"
+		"       [--nm=PROG] OLD NEW\n"
 		"Compare the symbol sizes of two linked images (nm -S), by name\n"
 		"(GCC clone suffixes such as .lto_priv.N and .constprop.N removed)\n"
 		"and, with --objects, by the source directory of the defining object.\n"
@@ -75,6 +82,9 @@ static void usage(FILE *f)
 		"  --top=N          rows per list (default %d; 0: all)\n"
 		"  --objects=FILE   objects or archives (regular, thin, GCC IR) the\n"
 		"                   images were built from; repeatable\n"
+		"  --report=FILE    lto-ld's JSON report (--lto-report=FILE.json) of the\n"
+		"                   link that made NEW's IR part (the kernel: vmlinux.o):\n"
+		"                   NEW's bytes by the reason each was kept\n"
 		"  --nm=PROG        the nm to run (default LTO_SIZEDIFF_NM, else the\n"
 		"                   nm of this program's target prefix)\n"
 		"GCC IR objects are read with the LTO plugin of the gcc that goes\n"
@@ -483,6 +493,7 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 		{ "top", required_argument, NULL, 't' },
 		{ "objects", required_argument, NULL, 'o' },
 		{ "nm", required_argument, NULL, 'n' },
+		{ "report", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -503,6 +514,9 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 			break;
 		case 'n':
 			o->nm = optarg;
+			break;
+		case 'r':
+			o->report = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -572,6 +586,14 @@ static void free_state(struct state *st, struct report *r)
 	free(r->dirs.v);
 }
 
+/* NEW's bytes by keep reason, from the report of the link that made it. */
+static int join_report(struct state *st, const struct options *o,
+		       struct reasons *out)
+{
+	return lto_report_read(o->report, &st->report) ||
+	       reasons_join(&st->report, &st->names, st->rows, o->file[NEW], out);
+}
+
 static int run(const struct options *o, const char *nm)
 {
 	struct state st = { .names = STRMAP_INIT, .defnames = STRMAP_INIT,
@@ -587,6 +609,8 @@ static int run(const struct options *o, const char *nm)
 		if (!rc)
 			attribute(&st);
 	}
+	if (!rc && o->report)
+		rc = join_report(&st, o, &r.reasons);
 	if (!rc) {
 		build_lists(&st, &r);
 		memcpy(r.image, st.image, sizeof(r.image));
@@ -599,6 +623,8 @@ static int run(const struct options *o, const char *nm)
 			rc = error("writing the output: %s", strerror(errno));
 	}
 	free_state(&st, &r);
+	reasons_free(&r.reasons);
+	lto_report_free(&st.report);
 	return rc;
 }
 

@@ -103,6 +103,45 @@ static void text_attribution(FILE *f, const struct report *r)
 		a->unknown_size[OLD], a->unknown_size[NEW]);
 }
 
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void text_fates(FILE *f, const struct reasons *k)
+{
+	const char *sep = ": ";
+
+	fprintf(f, "report: %zu IR definitions", k->definitions);
+	for (size_t i = 0; i < k->nfates; i++, sep = ", ")
+		fprintf(f, "%s%zu %s", sep, k->fates[i].n, k->fates[i].name);
+	fprintf(f, "; %zu of the %zu names it keeps are in new\n",
+		k->kept_in_new, k->kept_names);
+}
+
+static void text_bucket(FILE *f, const struct bucket *b, uint64_t total,
+			const char *label)
+{
+	fprintf(f, "%12" PRIu64 " %6.2f%% %9zu %9zu  %s%s\n", b->bytes,
+		percent(b->bytes, total), b->symbols, b->names, label, b->name);
+}
+
+/* The new image's bytes by keep reason (--report). */
+static void text_reasons(FILE *f, const struct report *r)
+{
+	const struct reasons *k = &r->reasons;
+	uint64_t total = k->total.bytes;
+
+	fprintf(f, "\nby keep reason (the report %s of %s, %s):\n", k->file,
+		k->output, k->mode);
+	text_fates(f, k);
+	fprintf(f, "%12s %7s %9s %9s  %s\n", "bytes", "share", "symbols", "names",
+		"reason");
+	for (size_t i = 0; i < k->n; i++)
+		text_bucket(f, &k->b[i], total, k->b[i].kept ? "kept: " : "unexplained: ");
+	text_bucket(f, &k->total, total, "");
+}
+
 void report_text(FILE *f, const struct report *r)
 {
 	text_header(f, r);
@@ -112,6 +151,8 @@ void report_text(FILE *f, const struct report *r)
 	text_rows(f, r, "appeared, only in new", &r->appeared, true, '+');
 	if (r->attr.on)
 		text_attribution(f, r);
+	if (r->reasons.on)
+		text_reasons(f, r);
 }
 
 /* ---- JSON ---- */
@@ -234,7 +275,59 @@ static void json_dirs(FILE *f, const struct report *r)
 		fprintf(f, ", \"old\": %" PRIu64 ", \"new\": %" PRIu64 ", \"diff\": %"
 			PRId64 "}", d->size[OLD], d->size[NEW], d->diff);
 	}
-	fputs(n ? "\n  ]\n" : "]\n", f);
+	fputs(n ? "\n  ],\n" : "],\n", f);
+}
+
+static void json_bucket(FILE *f, const struct bucket *b)
+{
+	fprintf(f, "{\"names\": %zu, \"symbols\": %zu, \"bytes\": %" PRIu64 "}",
+		b->names, b->symbols, b->bytes);
+}
+
+/* The buckets of one kind (KEPT or not) as one object, by name. */
+static void json_buckets(FILE *f, const struct reasons *k, bool kept)
+{
+	const char *sep = "";
+
+	fputs("{", f);
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->b[i].kept != kept)
+			continue;
+		fprintf(f, "%s\n      ", sep);
+		json_string(f, k->b[i].name);
+		fputs(": ", f);
+		json_bucket(f, &k->b[i]);
+		sep = ",";
+	}
+	fputs("}", f);
+}
+
+static void json_reasons(FILE *f, const struct reasons *k)
+{
+	if (!k->on) {
+		fputs("  \"reasons\": null\n", f);
+		return;
+	}
+	fputs("  \"reasons\": {\n    \"report\": ", f);
+	json_string(f, k->file);
+	fputs(", \"output\": ", f);
+	json_string(f, k->output);
+	fputs(", \"mode\": ", f);
+	json_string(f, k->mode);
+	fprintf(f, ",\n    \"definitions\": %zu, \"fates\": {", k->definitions);
+	for (size_t i = 0; i < k->nfates; i++) {
+		fputs(i ? ", " : "", f);
+		json_string(f, k->fates[i].name);
+		fprintf(f, ": %zu", k->fates[i].n);
+	}
+	fprintf(f, "}, \"kept_names\": %zu, \"kept_names_in_new\": %zu,\n"
+		"    \"kept\": ", k->kept_names, k->kept_in_new);
+	json_buckets(f, k, true);
+	fputs(",\n    \"unexplained\": ", f);
+	json_buckets(f, k, false);
+	fputs(",\n    \"total\": ", f);
+	json_bucket(f, &k->total);
+	fputs("}\n", f);
 }
 
 void report_json(FILE *f, const struct report *r)
@@ -245,5 +338,6 @@ void report_json(FILE *f, const struct report *r)
 	json_totals(f, r);
 	json_symbols(f, r);
 	json_dirs(f, r);
+	json_reasons(f, &r->reasons);
 	fputs("}\n", f);
 }

@@ -43,14 +43,46 @@ struct attribution {
 	uint64_t unknown_size[2];
 };
 
+/* A line of the keep-reason table: what it counts in the NEW image. */
+struct bucket {
+	const char *name;	/* a keep reason of the report, or why unexplained */
+	bool kept;		/* a keep reason, not an unexplained line */
+	size_t names, symbols;
+	uint64_t bytes;
+};
+
+/* A count of one kind of thing, by its name. */
+struct tally {
+	const char *name;
+	size_t n;
+};
+
+/* NEW's sized symbols by the keep reason lto-ld's report gives (--report). */
+struct reasons {
+	bool on;
+	const char *file;		/* the report */
+	const char *output, *mode;	/* the link it is of, as it says */
+	size_t definitions;		/* IR definitions it lists */
+	const struct tally *fates;	/* how many definitions got each fate */
+	size_t nfates;
+	size_t kept_names, kept_in_new;	/* names it keeps; of them defined in NEW */
+	struct bucket *b;		/* kept ones first, in the order printed */
+	size_t n;
+	struct bucket total;		/* what the buckets add up to: NEW */
+};
+
 struct report {
 	struct image image[2];
 	size_t common;		/* names in both */
 	struct list decreases, increases, vanished, appeared;
 	struct list dirs;
 	struct attribution attr;
+	struct reasons reasons;
 	size_t top;		/* rows printed per list; 0: all */
 };
+
+/* The line of the keep-reason table for names the report does not list. */
+#define NOT_IN_REPORT "not in the report"
 
 /* The directory that holds what no object defines. */
 #define UNKNOWN_DIR "(unknown)"

@@ -4,7 +4,9 @@
 # the objects: the totals, clones (.constprop.N) and privatized statics
 # (.lto_priv.N) under their base names, what vanished, the directory
 # sums (recomputed here from nm by the documented policy), the JSON, the
-# target-prefixed name on ARM, and the errors.
+# target-prefixed name on ARM, and the errors.  With lto-ld's report of a
+# whole-program ld -r (--report): the LTO image's bytes by keep reason,
+# recomputed from nm and the report, and the reports it must refuse.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 : "${TOP_BUILDDIR:?}"
@@ -51,11 +53,10 @@ int main(int argc, char **argv) { (void)argv; return (use_a(argc) + use_b(argc) 
 C
 units="a/a1 a/a2 b/b1 b/b2 main"
 
-# The independent account, from nm's output alone: CHECK JSON OLD.nm
-# NEW.nm [OBJMAP] (OBJMAP: "object<TAB>directory<TAB>name" lines in
-# --objects order).  The JSON must be from --top=0.
-cat > "$WORK/check.py" <<'PY'
-import json, re, sys
+# What nm says, for the checks below: names with GCC's suffixes removed,
+# and an image's sizes and counts by such name.
+cat > "$WORK/nmfacts.py" <<'PY'
+import re
 
 SUFFIX = re.compile(r'\.(?:(?:lto_priv|constprop|isra|part|cold|clone)\.[0-9]+|cold|localalias|[0-9]+)$')
 
@@ -78,6 +79,14 @@ def image(path):
             count[k] = count.get(k, 0) + 1
             n, total = n + 1, total + s
     return size, count, n, total
+PY
+
+# The independent account, from nm's output alone: CHECK JSON OLD.nm
+# NEW.nm [OBJMAP] (OBJMAP: "object<TAB>directory<TAB>name" lines in
+# --objects order).  The JSON must be from --top=0.
+cat > "$WORK/check.py" <<'PY'
+import json, sys
+from nmfacts import norm, image
 
 def order(rows):
     return sorted(rows, key=lambda r: (r["diff"] >= 0, -abs(r["diff"]), r["name"].encode()))
@@ -294,9 +303,250 @@ for d in json.load(open(sys.argv[1]))["directories"]:
 	cd ..
 }
 
+# ---- --report: the bytes of the LTO image by keep reason ----
+
+# k/: a program linked by a whole-program ld -r and a final link.
+# exported_fn is named only by tab.c's top-level asm (an export table);
+# weak_fn is weak; asm_target is called from start.S and from main,
+# which GCC splits (asm_target.part.0 is its body); emitted_fn and sink
+# could be internal but stay (ex.c's weak emitted_fn, listed first, does
+# not prevail: the kept one speaks for the name); main is the keep set;
+# removed_fn is never called; inlined_fn is inlined into main; core.c's
+# weak twin loses to nat.c's, a native object of the same link (not
+# prevailing).  start.S's s_entry and s_data, the statics, crt's and the
+# linker's are in no report.
+mkdir -p k
+cat > k/ex.c <<'C'
+int exported_fn(int x) { return x * 3 + (x >> 2) * 7 - 11; }
+__attribute__((weak)) int emitted_fn(int x) { return x; }
+C
+cat > k/tab.c <<'C'
+int exported_fn(int);
+__asm__(".pushsection .data.exports,\"aw\"\n"
+	".globl export_table\nexport_table:\n\t.dc.a exported_fn\n\t.popsection");
+C
+cat > k/weak.c <<'C'
+__attribute__((weak)) int weak_fn(int x) { return x * 5 + (x >> 1) * 3 - 2; }
+C
+cat > k/inl.c <<'C'
+int inlined_fn(int x) { return x + 42; }
+C
+cat > k/nat.c <<'C'
+int twin(int x) { return x * 9 + (x >> 4); }
+C
+cat > k/core.c <<'C'
+extern const void *export_table;
+int weak_fn(int), inlined_fn(int);
+volatile int sink[16];
+__attribute__((weak)) int twin(int x) { return x - 3; }
+int asm_target(int x, int k)
+{
+	if (__builtin_expect(x < 100000, 1))
+		return x + k;
+	for (int i = 0; i < 16; i++)
+		sink[i] = sink[(i * k) & 15] * x + i + sink[(i + x) & 15];
+	for (int i = 0; i < 16; i++)
+		sink[i] ^= sink[(i * x) & 15] * k;
+	return sink[3];
+}
+static __attribute__((noinline)) int helper(int x) { return x * x + 17 * (x >> 1); }
+__attribute__((noinline)) int emitted_fn(int x) { return helper(x) * 3 + (x >> 5); }
+int removed_fn(int x) { return x * x * 13 + (x >> 1) * 5 - 77; }
+static int local_table[40] = { 1, 2, 3 };
+int main(int argc, char **argv)
+{
+	(void)argv;
+	return (asm_target(argc, 7) + asm_target(argc * 5, 3) + emitted_fn(argc) +
+		inlined_fn(argc) + weak_fn(argc) + twin(argc) + local_table[argc & 31] +
+		(export_table != 0)) & 0x7f;
+}
+C
+cat > k/start.S <<'S'
+	.text
+	.globl	s_entry
+	.type	s_entry, %function
+s_entry:
+#ifdef __x86_64__
+	jmp	asm_target
+#else
+	b	asm_target
+#endif
+	.size	s_entry, .-s_entry
+	.section .rodata
+	.globl	s_data
+	.type	s_data, %object
+s_data:	.long 1, 2, 3, 4
+	.size	s_data, .-s_data
+	.section .note.GNU-stack,"",%progbits
+S
+# other/: another program, whose report keeps o_a, o_b, o_c and main
+cat > k/other.c <<'C'
+int o_a(int x) { return x + 1; }
+int o_b(int x) { return x * 2; }
+int o_c(int x) { return x - 3; }
+int main(void) { return 0; }
+C
+
+# The independent account: CHECK SIZEDIFF-JSON REPORT NEW.nm.  Each name
+# of NEW (suffixes removed as check.py does) goes under the reason the
+# report keeps it for (a kept definition of the name, else its first),
+# the fate when not kept, "not in the report" when not listed.
+cat > "$WORK/check-reasons.py" <<'PY'
+import json, sys
+from nmfacts import norm, image
+
+r = json.load(open(sys.argv[1]))["reasons"]
+rep = json.load(open(sys.argv[2]))
+size, count, n, total = image(sys.argv[3])
+speaks = {}
+for o in rep["objects"]:
+    for s in o["symbols"]:
+        k = norm(s["name"])
+        if k not in speaks or (s["fate"] == "kept" and speaks[k]["fate"] != "kept"):
+            speaks[k] = s
+kept, unexplained = {}, {"not in the report": [0, 0, 0]}
+for s in speaks.values():
+    if s["fate"] == "kept":
+        kept.setdefault(s["reason"], [0, 0, 0])
+for k in size:
+    s = speaks.get(k)
+    line = (kept.setdefault(s["reason"], [0, 0, 0]) if s and s["fate"] == "kept" else
+            unexplained.setdefault(s["fate"] if s else "not in the report", [0, 0, 0]))
+    line[0] += 1; line[1] += count[k]; line[2] += size[k]
+def obj(d):
+    return {k: {"names": v[0], "symbols": v[1], "bytes": v[2]} for k, v in d.items()}
+assert r["kept"] == obj(kept), ("kept", r["kept"], obj(kept))
+assert r["unexplained"] == obj(unexplained), ("unexplained", r["unexplained"], obj(unexplained))
+lines = list(r["kept"].values()) + list(r["unexplained"].values())
+assert r["total"] == {"names": len(size), "symbols": n, "bytes": total}, (r["total"], n, total)
+assert sum(l["bytes"] for l in lines) == total and sum(l["symbols"] for l in lines) == n
+knames = [k for k, s in speaks.items() if s["fate"] == "kept"]
+assert r["kept_names"] == len(knames) and r["kept_names_in_new"] == len([k for k in knames if k in size]), r
+assert r["definitions"] == sum(len(o["symbols"]) for o in rep["objects"]), r
+PY
+
+# reason_bytes JSON REASON: the bytes of a kept reason in lto-sizediff's JSON
+reason_bytes() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["reasons"]["kept"][sys.argv[2]]["bytes"])' "$1" "$2"
+}
+
+# reasons PREFIX NAME: build k/ without LTO and with a whole-program ld -r
+# and its report, and join them
+reasons() {
+	prefix=$1 name=$2
+	sd=$BIN/${prefix}lto-sizediff nm=${prefix}nm ld=$BIN/${prefix}lto-ld
+	if [ ! -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
+		skip "$name: --report: lto-ld-plugin.so not built (binutils-dev missing)"
+		return
+	fi
+	mkdir "$name-keep" && cd "$name-keep" || return
+	cp ../k/* .
+	if ! ccplugin=$("$ld" --print-cc-plugin); then
+		not_ok "$name: --report: the compiler plugin"; cd .. && return
+	fi
+	for u in ex tab weak inl core other; do
+		"${prefix}gcc" -O2 -c "$u.c" -o "$u.o" &&
+		"${prefix}gcc" -O2 -flto -fplugin="$ccplugin" -c "$u.c" -o "$u.lto.o" ||
+			{ not_ok "$name: --report: compiling $u.c"; cd .. && return; }
+	done
+	"${prefix}gcc" -c start.S -o start.o && "${prefix}gcc" -O2 -c nat.c -o nat.o ||
+		{ not_ok "$name: --report: compiling start.S, nat.c"; cd .. && return; }
+	objs="ex tab weak inl core"
+	if "${prefix}gcc" -o prog-nolto $(for u in $objs; do echo "$u.o"; done) start.o nat.o &&
+	   "$ld" -r --lto-whole-program --lto-keep-symbol=main --lto-report=r.json \
+		-o r.o $(for u in $objs; do echo "$u.lto.o"; done) start.o nat.o &&
+	   "${prefix}gcc" -o prog-lto r.o 2>err.txt; then
+		ok "$name: --report: a whole-program ld -r with --lto-report=r.json, a final link"
+	else
+		not_ok "$name: --report: the builds"; diag "$(cat err.txt)"; cd .. && return
+	fi
+	"$nm" -S --defined-only prog-lto > new.nm
+	if grep -Eq ' t asm_target\.part\.[0-9]+$' new.nm && ! grep -q removed_fn new.nm &&
+	   grep -q '"name": "twin", "fate": "not prevailing"' r.json && grep -q ' T twin$' new.nm &&
+	   [ "$(grep -o '"name": "emitted_fn", "fate": "[a-z ]*"' r.json | tr '\n' ,)" = \
+	     '"name": "emitted_fn", "fate": "not prevailing","name": "emitted_fn", "fate": "kept",' ] &&
+	   grep -q '"name": "exported_fn", "fate": "kept", "reason": "named in asm of another unit"' r.json; then
+		ok "$name: --report: asm_target.part.N, exported_fn named in asm, removed_fn gone, twin from nat.o, emitted_fn not prevailing then kept"
+	else
+		not_ok "$name: --report: the image and report are not what the test needs"; diag "$(cat new.nm r.json)"
+	fi
+
+	if "$sd" --report=r.json prog-nolto prog-lto > reasons.txt 2>err.txt &&
+	   "$sd" --json --report=r.json prog-nolto prog-lto > reasons.json 2>>err.txt; then
+		ok "$name: ${prefix}lto-sizediff --report=r.json OLD NEW, text and --json"
+	else
+		not_ok "$name: ${prefix}lto-sizediff --report=r.json"; diag "$(cat err.txt)"
+	fi
+	if err=$(python3 "$WORK/check-reasons.py" reasons.json r.json new.nm 2>&1); then
+		ok "$name: every reason's names, symbols and bytes as recomputed from nm and the report; they add up to nm's total"
+	else
+		not_ok "$name: the reasons recomputed from nm and the report"; diag "$err"
+	fi
+	for want in "non-IR reference=asm_target(\.part\.[0-9]+)?" "named in asm of another unit=exported_fn" \
+		"weak=weak_fn" "keep set=main" "still emitted=(emitted_fn|sink)"; do
+		reason=${want%%=*} re=${want#*=}
+		got=$(reason_bytes reasons.json "$reason") exp=$(nmsum new.nm "$re")
+		[ -n "$got" ] && [ "$got" -eq "$exp" ] && [ "$exp" -gt 0 ] &&
+			ok "$name: kept ($reason): $got bytes, nm's $re" ||
+			{ not_ok "$name: kept ($reason): $got bytes, nm's $re: $exp"; diag "$(cat reasons.txt)"; }
+	done
+	json_is "$name: nat.o's twin is under 'not prevailing' (its IR definition's fate), s_entry, s_data and statics under 'not in the report'" reasons.json \
+		"r['reasons']['unexplained']['not prevailing'] == {'names': 1, 'symbols': 1, 'bytes': $(nmsum new.nm twin)} and r['reasons']['unexplained']['not in the report']['bytes'] >= $(nmsum new.nm 's_entry|s_data|helper|local_table') > 0"
+	sed -n '/^by keep reason/,$p' reasons.txt | awk '$2 ~ /%$/ { $2 = ""; print }' > reasons-text.txt
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["reasons"]
+for kind in ("kept", "unexplained"):
+    for k, v in r[kind].items():
+        print(v["bytes"], "", v["symbols"], v["names"], kind + ":", k)
+t = r["total"]
+print(t["bytes"], "", t["symbols"], t["names"], "total: new\x27s sized symbols")' reasons.json > reasons-json.txt
+	[ -s reasons-text.txt ] && cmp -s reasons-text.txt reasons-json.txt &&
+		ok "$name: the text's keep-reason table is the JSON's" ||
+		{ not_ok "$name: the text's keep-reason table is the JSON's"; diag "$(cat reasons.txt reasons-json.txt)"; }
+
+	# a final link's report is of its output: final.elf, not prog-lto
+	# (tab.o native: a final link does not keep what IR asm names)
+	if "$ld" -e main --lto-report=final.json -o final.elf ex.lto.o tab.o \
+		weak.lto.o inl.lto.o core.lto.o start.o nat.o 2>err.txt; then
+		mkdir -p sub
+		(cd sub && "$sd" --json --report=../final.json ../prog-nolto ../final.elf) > final-ok.json 2>err.txt &&
+			json_is "$name: a final link's report, given from another directory, joins its output" final-ok.json \
+				"r['reasons']['mode'] == 'final' and r['reasons']['kept']['non-IR reference']['bytes'] > 0" ||
+			{ not_ok "$name: a final link's report joins its output"; diag "$(cat err.txt)"; }
+		check_exit "$name: a final link's report with another image: exit 1, named" 1 \
+			"final\.json: the report of the final link of final\.elf, not of prog-lto" \
+			"$sd" --report=final.json prog-nolto prog-lto
+	else
+		not_ok "$name: a final link with --lto-report"; diag "$(cat err.txt)"
+	fi
+	# another program's report: it keeps main, o_a, o_b, o_c
+	"$ld" -r --lto-whole-program --lto-keep-symbol=main --lto-keep-symbol='o_*' \
+		--lto-report=other.json -o other.r.o other.lto.o
+	check_exit "$name: the report of another link (1 of its 4 kept names in NEW): exit 1, named" 1 \
+		"other\.json: not the report of a link that made prog-lto: 1 of the 4 names it keeps" \
+		"$sd" --report=other.json prog-nolto prog-lto
+	"${prefix}strip" -o stripped prog-lto
+	check_exit "$name: --report with a stripped NEW: exit 1, named" 1 "stripped: no symbols \(stripped\?\)" \
+		"$sd" --report=r.json prog-nolto stripped
+	cd ..
+}
+
+# errors: 1 for inputs (named, with the reason), 2 for the command line
+check_exit() {
+	desc=$1 want=$2 pattern=$3; shift 3
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" -eq "$want" ] && printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
+		ok "$desc"
+	else
+		not_ok "$desc (exit $rc)"; diag "$out"
+	fi
+}
+
 scenario "" host
+reasons "" host
 if have arm-linux-gnueabihf-gcc; then
 	scenario arm-linux-gnueabihf- arm
+	reasons arm-linux-gnueabihf- arm
 	cd arm || exit 99
 	out=$(LTO_LD_VERBOSE=1 "$BIN/arm-linux-gnueabihf-lto-sizediff" prog-nolto prog-lto 2>&1 >/dev/null)
 	printf '%s\n' "$out" | grep -Eq 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' &&
@@ -347,16 +597,6 @@ fi
 python3 -m json.tool all.json > /dev/null && python3 -m json.tool dirs.json > /dev/null &&
 	ok "every --json output of the scenario parses" || not_ok "every --json output of the scenario parses"
 
-# errors: 1 for inputs (named, with the reason), 2 for the command line
-check_exit() {
-	desc=$1 want=$2 pattern=$3; shift 3
-	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $rc)"; diag "$out"
-	fi
-}
 printf 'not an object\n' > notelf.txt
 strip -o stripped prog-nolto
 check_exit "a missing OLD: exit 1, named" 1 "cannot open nope\.elf: No such file or directory" "$S" nope.elf prog-lto
@@ -388,6 +628,47 @@ check_exit "--objects without its file: exit 2" 2 "option '--objects' needs an a
 check_exit "one image only: exit 2" 2 "OLD and NEW are needed" "$S" prog-nolto
 check_exit "three images: exit 2" 2 "only two images" "$S" prog-nolto prog-lto prog-lto
 check "--help: exit 0" "$S" --help
+"$S" --help | grep -q -- '--report=FILE' && ok "--help describes --report" ||
+	not_ok "--help describes --report"
+check_exit "--report without its file: exit 2" 2 "option '--report' needs an argument" "$S" prog-nolto prog-lto --report
+
+# --report: what is not lto-ld's JSON report of the link is refused,
+# naming the file and why (the report's own cases are in reasons above)
+if [ -f ../host-keep/r.json ]; then
+	k=../host-keep
+	"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=main --lto-report=r.txt \
+		-o r-text.o $k/ex.lto.o $k/tab.lto.o $k/weak.lto.o $k/inl.lto.o $k/core.lto.o $k/start.o $k/nat.o
+	check_exit "--report: lto-ld's text report: exit 1, named, the JSON form asked for" 1 \
+		"r\.txt: lto-ld's text report; the join needs its JSON form \(--lto-report=FILE\.json\)" \
+		"$S" --report=r.txt $k/prog-nolto $k/prog-lto
+	check_exit "--report: a missing report: exit 1, named" 1 "cannot read the report nope\.json: No such file" \
+		"$S" --report=nope.json $k/prog-nolto $k/prog-lto
+	check_exit "--report: JSON that is not lto-ld's (lto-sizediff's own): exit 1, named" 1 \
+		"all\.json: not an lto-ld JSON report \(no string \"output\" and \"mode\"\)" \
+		"$S" --report=all.json $k/prog-nolto $k/prog-lto
+	head -c 400 $k/r.json > cut.json
+	check_exit "--report: a truncated report: exit 1, with the line and column" 1 \
+		"cut\.json:[0-9]+:[0-9]+: not an lto-ld JSON report \(not JSON: " \
+		"$S" --report=cut.json $k/prog-nolto $k/prog-lto
+	sed '0,/"fate": "kept", /s///' $k/r.json > nofate.json
+	check_exit "--report: a definition without a fate: exit 1, which one named" 1 \
+		"nofate\.json: not an lto-ld JSON report \(objects\[0\]\.symbols\[0\] has no string \"fate\"\)" \
+		"$S" --report=nofate.json $k/prog-nolto $k/prog-lto
+	printf '{"output": "x.o", "mode": "relocatable", "objects": [{"symbols": []}]}\n' > empty.json
+	check_exit "--report: a report that keeps nothing: exit 1, named" 1 \
+		"empty\.json: keeps no IR definition, so it is not of the link that made .*prog-lto" \
+		"$S" --report=empty.json $k/prog-nolto $k/prog-lto
+	python3 -c 'print("[" * 100 + "]" * 100)' > deep.json
+	check_exit "--report: JSON nested 100 deep: exit 1" 1 "deep\.json:1:[0-9]+: .*nested too deep" \
+		"$S" --report=deep.json $k/prog-nolto $k/prog-lto
+	# escapes are read: main spelled m\u0061in, weak_fn weak\u005ffn
+	sed 's/"main"/"m\\u0061in"/; s/"weak_fn"/"weak\\u005ffn"/' $k/r.json > escaped.json
+	"$S" --json --report=escaped.json $k/prog-nolto $k/prog-lto > escaped-out.json
+	json_is "--report: a report with \\u escapes joins as the plain one" escaped-out.json \
+		"'m\\\\u0061in' in open('escaped.json').read() and r['reasons']['kept'] == json.load(open('$k/reasons.json'))['reasons']['kept']"
+else
+	skip "--report: bad reports: lto-ld-plugin.so not built"
+fi
 
 # no temporary files, in TMPDIR or here
 mkdir tmpdir
