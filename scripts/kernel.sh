@@ -24,8 +24,9 @@
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
 #                         fine: only sizes) and write the size table
-#   levers TARGET         build the lever variants of TARGET: sizes, and the
-#                         time and peak memory of the vmlinux.o link
+#   levers TARGET [LEVERS] build the variants of the levers (weak, one, gc;
+#                         default all) of TARGET: sizes, and the time and
+#                         peak memory of the vmlinux.o link
 #   sizediff TARGET       where the size went: lto-sizediff of TARGET's
 #                         nolto and lto vmlinux by symbol, directory and
 #                         keep reason (lto-ld's report of the vmlinux.o
@@ -459,28 +460,57 @@ pct() { awk -v n="$1" -v o="$2" 'BEGIN { printf "%+.1f%%", (n - o) * 100 / o }';
 # dec TARGET VARIANT: the "size" dec of its vmlinux
 dec() { size_of "$1" "$2" | cut -d' ' -f4; }
 
-# levers TARGET: each lever built on TARGET and measured against what it
-# changes: gc-sections without and with LTO, one LTO partition against
-# the default partitioning; a table of sizes (dec) and link costs
+# lever_variants LEVER: the variants a lever is measured with
+lever_variants() {
+	case $1 in
+		weak) echo lto-weak ;;
+		one) echo lto-one ;;
+		gc) echo nolto-gc lto-gc ;;
+		*) echo "kernel: unknown lever '$1' (weak, one, gc)" >&2; return 1 ;;
+	esac
+}
+
+# lever_row TARGET LEVER: its row of the levers table, if it was measured
+lever_row() {
+	b=$cache/kbuild/$1
+	n=$(dec "$1" nolto) l=$(dec "$1" lto)
+	case $2 in
+	gc)	[ -f "$b-lto-gc/link-cost.md" ] || return 0
+		ng=$(dec "$1" nolto-gc) lg=$(dec "$1" lto-gc)
+		echo "| gc-sections (\`LD_DEAD_CODE_DATA_ELIMINATION\`) | $ng ($(pct "$ng" "$n")) | $lg ($(pct "$lg" "$n"); $(pct "$lg" "$l") against LTO) | $(cat "$b-lto-gc/link-cost.md") |" ;;
+	one|weak)
+		v=lto-$2
+		[ -f "$b-$v/link-cost.md" ] || return 0
+		d=$(dec "$1" "$v")
+		what="\`-flto-partition=one\`"
+		[ "$2" = weak ] && what="weak definitions internalized (\`--lto-final-weak\`)"
+		echo "| $what | | $d ($(pct "$d" "$n"); $(pct "$d" "$l") against LTO) | $(cat "$b-$v/link-cost.md") |" ;;
+	esac
+}
+
+# levers TARGET [LEVERS]: each lever (weak, one, gc; default all) built on
+# TARGET beside what it changes: gc-sections without and with LTO, one
+# LTO partition and internalized weak definitions against the LTO build
+# as configured; the table of sizes (dec) and link costs holds every
+# lever measured so far
 levers() {
-	t=$1
-	for v in nolto lto lto-weak lto-one nolto-gc lto-gc; do
+	t=$1; shift
+	[ $# -gt 0 ] || set -- weak one gc
+	variants="nolto lto"
+	for l in "$@"; do variants="$variants $(lever_variants "$l")"; done
+	for v in $variants; do
 		configure "$t" "$v"
 		kmake "$t" "$v" -j"$jobs" vmlinux
 		case $v in lto*) link_cost "$t" "$v" > "$cache/kbuild/$t-$v/link-cost.md" ;; esac
 	done
-	n=$(dec "$t" nolto) l=$(dec "$t" lto) ng=$(dec "$t" nolto-gc) lg=$(dec "$t" lto-gc)
-	lo=$(dec "$t" lto-one) lw=$(dec "$t" lto-weak)
-	cost() { cat "$cache/kbuild/$t-$1/link-cost.md"; }
+	n=$(dec "$t" nolto) l=$(dec "$t" lto)
 	{
 		echo "| $t | no LTO: dec | LTO (whole-program): dec | LTO: vmlinux.o link and after (wall, peak RSS) |"
 		echo "|---|---|---|---|"
-		echo "| as configured | $n | $l ($(pct "$l" "$n")) | $(cost lto) |"
-		echo "| gc-sections (\`LD_DEAD_CODE_DATA_ELIMINATION\`) | $ng ($(pct "$ng" "$n")) | $lg ($(pct "$lg" "$n"); $(pct "$lg" "$l") against LTO) | $(cost lto-gc) |"
-		echo "| \`-flto-partition=one\` | | $lo ($(pct "$lo" "$n"); $(pct "$lo" "$l") against LTO) | $(cost lto-one) |"
-		echo "| weak definitions internalized (\`--lto-final-weak\`) | | $lw ($(pct "$lw" "$n"); $(pct "$lw" "$l") against LTO) | $(cost lto-weak) |"
+		echo "| as configured | $n | $l ($(pct "$l" "$n")) | $(cat "$cache/kbuild/$t-lto/link-cost.md") |"
+		for l in weak one gc; do lever_row "$t" "$l"; done
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t\` (\`size\` dec of vmlinux, bytes; $(nproc) cores)."
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache)."
 	} > "$cache/levers-$t.md"
 	cat "$cache/levers-$t.md"
 	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
@@ -577,9 +607,9 @@ case ${1:-} in
 	check) check ;;
 	kunit-py) kunit_py "$2" ;;
 	sizes) shift; sizes "$@" ;;
-	levers) levers "$2" ;;
+	levers) shift; levers "$@" ;;
 	sizediff) sizediff "$2" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET|sizediff TARGET|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac
