@@ -51,6 +51,35 @@ static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
 	free(dirs);
 }
 
+/*
+ * ld refuses an output that is one of its inputs; lto-ld links to a
+ * temporary name and renames it, which would hide that from ld, so it
+ * checks first (and the --lto-report file the same way).
+ */
+static int check_outputs(const struct ld_cmdline *cmd)
+{
+	const char *report = cmd->report;
+
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		const char *in = cmd->inputs[i].path;
+
+		if (!in)
+			continue;
+		if (same_file(in, cmd->output))
+			return error("input file '%s' is the same as output "
+				     "file '%s': refusing to replace an input",
+				     in, cmd->output);
+		if (report && same_file(in, report))
+			return error("--lto-report=%s: that is the input file "
+				     "'%s': refusing to replace an input",
+				     report, in);
+	}
+	if (report && same_file(report, cmd->output))
+		return error("--lto-report=%s: that is the link's output "
+			     "'%s'", report, cmd->output);
+	return 0;
+}
+
 /* ---- building the real ld's command line ---- */
 
 /*
@@ -67,6 +96,9 @@ static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 		const struct ld_input *in = NULL;
 
 		if (cmd->roles[i] == ROLE_OUTPUT && !keep_output)
+			continue;
+		/* ld ignores them, and the -o lto-ld adds must not follow "--" */
+		if (cmd->roles[i] == ROLE_IGNORED)
 			continue;
 		while (next_input < cmd->ninputs &&
 		       cmd->inputs[next_input].arg < i)
@@ -239,7 +271,7 @@ static const char *prepare_output(const char *output)
 		return NULL;
 	}
 	free(dir);
-	return tmp_output_name(output);
+	return tmp_output_create(output, NULL);
 }
 
 static int finish_output(int rc, const char *output)
@@ -625,8 +657,17 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		rc = version_or_help(&cmd, tc);
 		goto out;
 	}
+	if (cmd.missing_argument) {
+		/* an invalid command line: ld's own message says what is wrong */
+		trace("%s lacks its argument: running %s unchanged",
+		      cmd.missing_argument, tc->real_tool);
+		rc = passthrough(argc, argv, &cmd, tc);
+		goto out;
+	}
 	resolve_libraries(&cmd, tc);
-	rc = inputs_scan(&cmd, &info);
+	rc = check_outputs(&cmd);
+	if (!rc)
+		rc = inputs_scan(&cmd, &info);
 	if (rc)
 		goto out;
 	if (!info.ir.any_ir && !info.any_lto_ld_thin) {

@@ -212,6 +212,31 @@ bool is_regular_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+	char *dir_a, *dir_b;
+	bool same;
+
+	if (a_exists || b_exists)
+		return a_exists && b_exists && same_inode(&sa, &sb);
+	if (strcmp(base_name(a), base_name(b)) != 0)
+		return false;
+	dir_a = dir_name(a);
+	dir_b = dir_name(b);
+	same = stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 &&
+	       same_inode(&sa, &sb);
+	free(dir_a);
+	free(dir_b);
+	return same;
+}
+
 bool is_executable(const char *path)
 {
 	return is_regular_file(path) && access(path, X_OK) == 0;

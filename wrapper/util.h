@@ -37,6 +37,12 @@ char *path_join(const char *dir, const char *name);
 /* A regular file's whole contents, NUL-terminated; NULL with errno set. */
 char *read_file(const char *path, size_t *len);
 bool is_regular_file(const char *path);
+/*
+ * Do A and B name the same file (device and inode, through symlinks)?
+ * Two names of files that do not exist yet match when their directories
+ * are the same and their last components are equal ("./out" and "out").
+ */
+bool same_file(const char *a, const char *b);
 bool is_executable(const char *path);
 
 #endif
