@@ -677,7 +677,8 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else if (!info.ir.any_ir || cmd.caller_plugin) {
 		/* The gcc driver already loaded the plugin (gcc -B route). */
 		rc = plain_link(&cmd, tc, &info);
-	} else if (toolchain_find_lto(tc) || inputs_check_ir_versions(&info, tc)) {
+	} else if (toolchain_find_lto(tc) || inputs_check_ir_machines(&info, tc) ||
+		   inputs_check_ir_versions(&info, tc)) {
 		rc = 1;
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);

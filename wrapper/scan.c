@@ -176,6 +176,7 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	type = (unsigned)get(&e, ehdr + 16, 2);
 	obj->ir = obj->fat = false;
 	obj->lto_major = 0;
+	obj->machine = (int)get(&e, ehdr + 18, 2);
 	if (type != ET_REL)
 		return 1;	/* executables and shared libraries never carry IR */
 	shoff = get(&e, ehdr + (e.is64 ? 40 : 32), e.is64 ? 8 : 4);
@@ -353,7 +354,7 @@ static int scan_nested_member(const char *path, off_t origin,
 			      struct archive_ctx *ctx, const char *thin)
 {
 	struct region r, m;
-	struct scan_object obj = { path, NULL, false, false, false, 0 };
+	struct scan_object obj = { path, NULL, false, false, false, 0, 0 };
 	char hdr[AR_HDR_SIZE];
 	off_t size;
 	int rc;
@@ -452,7 +453,7 @@ static int scan_archive(const struct region *r, bool thin,
 				struct region m = { r->fd, r->base + data, size,
 						    r->path, name, NULL, { 0 }, 0 };
 				struct scan_object obj = { r->path, name, false,
-							   false, false, 0 };
+							   false, false, 0, 0 };
 				int elf;
 
 				if (size > r->size - data) {
@@ -496,7 +497,11 @@ static int open_region(const char *path, struct region *r, const char *archive)
 		got = pread(r->fd, r->head, sizeof(r->head), 0);
 	while (got < 0 && errno == EINTR);
 	if (got < 0) {
-		error("%s: %s", path, strerror(errno));
+		if (archive)
+			error("%s: member %s cannot be read (%s)", archive,
+			      path, strerror(errno));
+		else
+			error("%s: %s", path, strerror(errno));
 		close(r->fd);
 		return -1;
 	}
@@ -540,7 +545,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
-	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0 };
+	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, 0 };
 	enum file_kind kind;
 	unsigned char *mem = NULL;
 	int rc = 0;

@@ -29,6 +29,7 @@ struct scan_object {
 	bool ir;		/* holds .gnu.lto_.symtab sections (slim or fat) */
 	bool fat;		/* IR plus native code */
 	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
+	int machine;		/* e_machine (EM_ARM...), 0 when not ELF */
 };
 
 /* Called for each object; a non-zero return stops the scan and is returned. */

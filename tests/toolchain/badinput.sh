@@ -36,6 +36,20 @@ ar rcT thin.a gone/foo.o bar.o
 rm gone/foo.o
 bad "thin archive whose member is missing" "thin.a: member gone/foo.o is missing" main.o thin.a
 
+mkdir member && cp foo.o member/foo.o
+ar rcT dirthin.a member/foo.o
+rm member/foo.o && mkdir member/foo.o
+bad "thin archive whose member is a directory" "dirthin.a: member member/foo.o cannot be read \(Is a directory\)" main.o dirthin.a
+
+arm-linux-gnueabihf-gcc -O2 -flto -c main.c -o arm-main.o
+rm -f out
+check_fails "x86 IR in an ARM link: named before LTO runs" \
+	"foo.o: GCC IR for x86-64 \(ELF machine 62\), but this link is for arm-linux-gnueabihf" \
+	"$BIN/arm-linux-gnueabihf-lto-ld" -e main -o out arm-main.o foo.o
+leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
+[ -z "$leftovers" ] && ok "...no output or temporary file left" ||
+	not_ok "...no output or temporary file left: $leftovers"
+
 echo "@loop.rsp" > loop.rsp
 bad "recursive @file" "loop.rsp: response file nesting deeper than" @loop.rsp
 
