@@ -563,18 +563,36 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	return plugin_link(cmd, tc, info, "nolto-rel");
 }
 
+/*
+ * Become the real tool (ARGV).  Arguments too long for exec go to a
+ * response file; then lto-ld waits for ld instead, to remove the file.
+ */
+static int run_real_tool(struct strvec *argv)
+{
+	int rc;
+
+	if (strvec_bytes(argv) <= ARGV_INLINE_MAX) {
+		run_exec(argv->v, NULL);
+		return 1;
+	}
+	rc = maybe_response_file(argv, 1);
+	if (rc == 0)
+		rc = run_wait(argv->v, NULL);
+	return rc < 0 ? 1 : rc;
+}
+
 /* Run the real ld with CMD's arguments (lto-ld thin archives wrapped). */
 static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		      const struct inputs_info *info)
 {
 	struct strvec argv = STRVEC_INIT;
+	int rc;
 
 	strvec_push(&argv, tc->real_tool);
 	push_link_args(&argv, cmd, info, true);
-	if (maybe_response_file(&argv, 1) == 0)
-		run_exec(argv.v, NULL);
+	rc = run_real_tool(&argv);
 	strvec_clear(&argv);
-	return 1;
+	return rc;
 }
 
 /* No IR: the real ld gets exactly what we got (lto-ld's own options removed). */
@@ -582,6 +600,7 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 		       struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
+	int rc;
 
 	strvec_push(&args, tc->real_tool);
 	if (cmd->had_own_options)
@@ -589,9 +608,9 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 	else
 		for (int i = 1; i < argc; i++)
 			strvec_push(&args, argv[i]);
-	run_exec(args.v, NULL);
+	rc = run_real_tool(&args);
 	strvec_clear(&args);
-	return 1;
+	return rc;
 }
 
 /* --print-cc-plugin: the path for gcc's -fplugin=, or an error. */
