@@ -346,6 +346,14 @@ static bool armap_has_marker(const struct region *r, off_t off, off_t size)
 	return found;
 }
 
+/* The symbol index or the long-name table (not a member named "/N"). */
+static bool is_table(const char *hdr)
+{
+	return !memcmp(hdr, "/               ", 16) ||
+	       !memcmp(hdr, "/SYM64/         ", 16) ||
+	       !memcmp(hdr, "//              ", 16);
+}
+
 static int open_region(const char *path, struct region *r, const char *archive);
 static int measure_region(struct region *r);
 
@@ -407,6 +415,11 @@ static int scan_archive(const struct region *r, bool thin,
 			break;
 		}
 		data = off + AR_HDR_SIZE;
+		/* before a table is read into memory (members: see below) */
+		if (is_table(hdr) && size > r->size - data) {
+			rc = corrupt(r, "truncated: archive table extends beyond end of archive");
+			break;
+		}
 		if (!memcmp(hdr, "/               ", 16) ||
 		    !memcmp(hdr, "/SYM64/         ", 16)) {
 			if (info && thin)
@@ -557,6 +570,11 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		info->kind = kind;
 	switch (kind) {
 	case FILE_ELF:
+		/* counts and offsets in the headers are checked against the real size */
+		if (r.size == SIZE_UNKNOWN && measure_region(&r) != 0) {
+			rc = -1;
+			break;
+		}
 		rc = scan_elf(&r, &obj);
 		rc = rc < 0 ? -1 : ctx->visit(&obj, ctx->data);
 		break;
@@ -614,6 +632,8 @@ int scan_archive_members(const char *path, scan_member_fn visit, void *data)
 		    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size))
 			break;
 		start = off + AR_HDR_SIZE;
+		if (size > r.size - start)
+			break;	/* truncated: nothing past here is a member */
 		if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9')) {
 			char *name = member_name(hdr, longnames, longnames_size,
 						 &origin);
@@ -671,7 +691,8 @@ int scan_file_kind(const char *path, struct scan_file_info *info)
 	if (info->kind == FILE_THIN_ARCHIVE && measure_region(&r) == 0 &&
 	    read_at(&r, hdr, AR_HDR_SIZE, 8) &&
 	    !memcmp(hdr, "/               ", 16) &&
-	    parse_decimal(hdr + 48, 10, &size))
+	    parse_decimal(hdr + 48, 10, &size) &&
+	    size <= r.size - 8 - AR_HDR_SIZE)
 		info->lto_ld_thin = armap_has_marker(&r, 8 + AR_HDR_SIZE, size);
 	close(r.fd);
 	return 0;

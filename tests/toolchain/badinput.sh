@@ -50,6 +50,32 @@ leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
 [ -z "$leftovers" ] && ok "...no output or temporary file left" ||
 	not_ok "...no output or temporary file left: $leftovers"
 
+# e_shnum 0 and section 0's sh_size 0xffffff in an 11 KB object: 1 GiB of
+# section headers it does not have.  Refused before allocating: under a
+# 256 MiB limit the message names the file, not "out of memory".
+python3 - foo.o huge.o <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+data += bytes(max(0, 11000 - len(data)))
+shoff = struct.unpack_from('<Q', data, 40)[0]
+struct.pack_into('<H', data, 60, 0)                 # e_shnum
+struct.pack_into('<Q', data, shoff + 32, 0xffffff)  # section 0's sh_size
+open(sys.argv[2], 'wb').write(data)
+PY
+limited() {
+	if grep -q __asan_init "$LTO_LD"; then
+		# AddressSanitizer reserves its shadow memory: no ulimit -v
+		ASAN_OPTIONS=max_allocation_size_mb=256 "$@"
+	else
+		(ulimit -v 262144 && exec "$@")
+	fi
+}
+bad "section count far beyond the file's size" "huge.o: (truncated|bad section count)" \
+	huge.o main.o
+rm -f out
+check_fails "...refused under a 256 MiB memory limit, naming the file" \
+	"huge.o: (truncated|bad section count)" limited "$ld" -e main -o out huge.o main.o
+
 echo "@loop.rsp" > loop.rsp
 bad "recursive @file" "loop.rsp: response file nesting deeper than" @loop.rsp
 
