@@ -132,4 +132,37 @@ for sig in TERM INT; do
 	if [ $rc -ne 0 ] && [ -z "$leftovers" ]; then ok "SIG$sig during LTO: exit $rc, nothing left behind"
 	else not_ok "SIG$sig during LTO: exit $rc, left: $leftovers"; fi
 done
+# The caller's whole process group signalled (Ctrl-\, kill -KILL -PGID):
+# ld, lto-wrapper and lto1 must die with it.  After SIGKILL lto-ld cannot
+# clean up: the next run removes what it left.
+survivors() {
+	ps -eo stat=,args= | grep -v '^Z' | grep -v grep | grep -E '(lto1|lto-wrapper|/ld ).*'"$WORK/tmp"
+}
+ulimit -c 0
+for sig in QUIT KILL; do
+	rm -rf tmp/* out
+	LTO_LD_JOBS=1 setsid env --default-signal=INT,QUIT "$ld" -e main -o out big.o & pid=$!
+	n=0
+	while [ $n -lt 100 ] && ! pgrep -f "lto1.*$WORK" >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	[ $n -lt 100 ] || not_ok "SIG$sig to the group: lto1 never started (the test proves nothing)"
+	kill -s $sig -- -$pid
+	wait $pid; rc=$?
+	n=0
+	while [ $n -lt 50 ] && survivors >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	left=$(survivors)
+	[ $rc -ne 0 ] && [ -z "$left" ] && ok "SIG$sig to the caller's group: exit $rc, no tool runs on" ||
+		{ not_ok "SIG$sig to the caller's group: exit $rc, no tool runs on"; diag "$left"; }
+	if [ $sig = QUIT ]; then
+		leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
+		[ -z "$leftovers" ] && ok "...SIGQUIT: nothing left behind" ||
+			not_ok "...SIGQUIT: nothing left behind: $leftovers"
+	fi
+done
+leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
+[ -n "$leftovers" ] && ok "SIGKILL left temporaries (what the next run must remove)" ||
+	not_ok "SIGKILL left temporaries (what the next run must remove)"
+check "the next link of the same output" "$ld" -e main -o out foo.o bar.o main.o
+leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
+[ -z "$leftovers" ] && ok "...removed what the killed run left" ||
+	not_ok "...removed what the killed run left: $leftovers"
 done_testing
