@@ -175,33 +175,48 @@ static void keep_add(const char *glob, const char *file, unsigned line)
 	e->matched = false;
 }
 
+/*
+ * A keep file: one name or glob a line, '#' starts a comment, blanks
+ * around are ignored; CRLF and a missing final newline are fine, a line
+ * of any length is read whole, a NUL byte is an error naming the line.
+ */
 static int keep_file(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	unsigned lineno = 0;
+	int rc = 0;
 
 	if (!f) {
 		report(LDPL_FATAL, "%s: cannot read the keep file", path);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strcspn(line, "\r\n#");
-		bool whole = strchr(line, '\n') || feof(f);
-		int c;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t len;
 
 		lineno++;
+		if (memchr(line, '\0', (size_t)got)) {
+			report(LDPL_FATAL, "%s:%u: NUL byte in the keep file",
+			       path, lineno);
+			rc = -1;
+			break;
+		}
+		len = strcspn(line, "\r\n#");
 		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 			len--;
 		line[len] = '\0';
 		if (len)
 			keep_add(line + strspn(line, " \t"), path, lineno);
-		/* the rest of an overlong line is not a name of its own */
-		while (!whole && (c = getc(f)) != EOF && c != '\n')
-			;
 	}
+	if (rc == 0 && ferror(f)) {
+		report(LDPL_FATAL, "%s: cannot read the keep file", path);
+		rc = -1;
+	}
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
 }
 
 static int by_literal(const void *a, const void *b)

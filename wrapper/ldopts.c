@@ -385,19 +385,6 @@ struct expansion {
 	int files_read;
 };
 
-/* libiberty stops at a NUL byte without a word: refuse instead of dropping the rest. */
-static int check_no_nul(const char *path, const char *text, size_t len)
-{
-	const char *nul = memchr(text, '\0', len);
-	size_t line = 1;
-
-	if (!nul)
-		return 0;
-	for (const char *p = text; p < nul; p++)
-		line += *p == '\n';
-	return error("%s:%zu: NUL byte in response file", path, line);
-}
-
 static int expand(struct expansion *ex, int argc, char *const *argv,
 		  int depth, const char *parent)
 {
@@ -429,7 +416,8 @@ static int expand(struct expansion *ex, int argc, char *const *argv,
 				   "from %s)", path, RESPONSE_FILE_MAX_COUNT,
 				   parent);
 		else
-			rc = check_no_nul(path, text, len);
+			/* libiberty would stop at it: refuse rather than drop the rest */
+			rc = check_no_nul(path, text, len, "response file");
 		if (!rc)
 			ld_split_response(text, &inner);
 		free(text);

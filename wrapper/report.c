@@ -663,10 +663,10 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 	r.mode = !linker_output ? "final" : cmd->whole_program
 		 ? "relocatable whole-program" : "relocatable";
 	r.partial = !linker_output ? NULL : strcmp(linker_output, "rel") ? "native" : "ir";
-	text = read_file(symbols, NULL);
+	text = read_text_file(symbols, NULL);
 	if (!text)
-		return error("%s: %s (the plugin's list of IR symbols, for "
-			     "--lto-report)", symbols, strerror(errno));
+		return error("%s: the plugin's list of IR symbols, for "
+			     "--lto-report, cannot be used", symbols);
 	if (parse_list(&r, text, symbols) || read_output(&r, out)) {
 		rc = 1;
 		goto done;

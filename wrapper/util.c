@@ -205,6 +205,37 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+int check_no_nul(const char *path, const char *text, size_t len,
+		 const char *what)
+{
+	const char *nul = memchr(text, '\0', len);
+	size_t line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	return error("%s:%zu: NUL byte in %s", path, line, what);
+}
+
+char *read_text_file(const char *path, size_t *len)
+{
+	size_t n;
+	char *text = read_file(path, &n);
+
+	if (!text) {
+		error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (check_no_nul(path, text, n, "a text file")) {
+		free(text);
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return text;
+}
+
 bool is_regular_file(const char *path)
 {
 	struct stat st;
