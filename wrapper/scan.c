@@ -260,6 +260,7 @@ struct archive_ctx {
 	scan_visit_fn visit;
 	void *data;
 	int depth;
+	unsigned long members;	/* thin members followed, for SCAN_MAX_MEMBERS */
 };
 
 static int scan_path(const char *path, struct archive_ctx *ctx,
@@ -451,6 +452,11 @@ static int scan_archive(const struct region *r, bool thin,
 				ctx->depth++;
 				if (ctx->depth > SCAN_MAX_NESTING)
 					rc = corrupt(r, "thin archives nested too deeply");
+				else if (++ctx->members > SCAN_MAX_MEMBERS)
+					rc = error("%s: thin archives name more than "
+						   "%d members in all (one named "
+						   "over and over?)", r->path,
+						   SCAN_MAX_MEMBERS) ? -1 : 0;
 				else if (origin)
 					rc = scan_nested_member(member_path, origin,
 								ctx, r->path);
@@ -604,7 +610,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 int scan_file(const char *path, scan_visit_fn visit, void *data,
 	      struct scan_file_info *info)
 {
-	struct archive_ctx ctx = { visit, data, 0 };
+	struct archive_ctx ctx = { visit, data, 0, 0 };
 
 	if (info)
 		memset(info, 0, sizeof(*info));

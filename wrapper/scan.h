@@ -13,6 +13,12 @@
 #define LTO_LD_THIN_MARKER "__lto_ld_thin_archive"
 
 #define SCAN_MAX_NESTING 16
+/*
+ * Members thin archives may name in all, nested ones included, for one
+ * input: depth alone does not bound the work (seven levels naming the
+ * next ten times are 10^7 files).  A whole kernel has some 40,000.
+ */
+#define SCAN_MAX_MEMBERS 200000
 
 enum file_kind {
 	FILE_OTHER,	/* linker script, shared-library script, data... */
