@@ -36,30 +36,39 @@ void tmp_keep(bool keep)
 
 static void remove_tree(const char *path);
 
-/* The private directories of killed runs: lto-ld-PID.XXXXXX in BASE, ours. */
-static void remove_stale_dirs(const char *base)
+/*
+ * What a killed run (SIGKILL: no cleanup) left in DIR: entries named
+ * PREFIX, PID, SEP and SUFFIX_LEN characters, of type TYPE (S_IFDIR or
+ * S_IFREG), owned by us, whose PID no longer runs.
+ */
+static void remove_stale(const char *dir, const char *prefix, char sep,
+			 size_t suffix_len, mode_t type)
 {
-	DIR *d = opendir(base);
+	DIR *d = opendir(dir);
 	struct dirent *de;
 
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
+		const char *digits = de->d_name + strlen(prefix);
 		char *end, *path;
 		long pid;
 		struct stat st;
 
-		if (!starts_with(de->d_name, "lto-ld-"))
+		if (!starts_with(de->d_name, prefix))
 			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (end == de->d_name + 7 || *end != '.' || strlen(end) != 7 ||
+		pid = strtol(digits, &end, 10);
+		if (end == digits || *end != sep || strlen(end + 1) != suffix_len ||
 		    pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		path = path_join(base, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+			continue;	/* not such a name, or its run is alive */
+		path = path_join(dir, de->d_name);
+		if (lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == type &&
 		    st.st_uid == getuid()) {
 			trace("removing %s, left by a run that was killed", path);
-			remove_tree(path);
+			if (type == S_IFDIR)
+				remove_tree(path);
+			else
+				unlink(path);
 		}
 		free(path);
 	}
@@ -75,7 +84,7 @@ const char *tmp_dir(void)
 		return dir_path;
 	if (!base || !*base)
 		base = "/tmp";
-	remove_stale_dirs(base);
+	remove_stale(base, "lto-ld-", '.', 6, S_IFDIR);
 	/* the PID tells a later run whether this one is still alive */
 	templ = xasprintf("%s/lto-ld-%ld.XXXXXX", base, (long)getpid());
 	if (!mkdtemp(templ)) {
@@ -131,47 +140,6 @@ static void random_suffix(char *buf)
 	buf[sizeof(bytes)] = '\0';
 }
 
-/* The PID in a name made by tmp_output_create for BASE, or 0 when it is not one. */
-static long stale_pid(const char *entry, const char *prefix)
-{
-	const char *p = entry + strlen(prefix);
-	char *end;
-	long pid;
-
-	if (!starts_with(entry, prefix))
-		return 0;
-	pid = strtol(p, &end, 10);
-	if (end == p || *end != '-' || strlen(end + 1) != 8 || pid <= 0)
-		return 0;
-	return pid;
-}
-
-/* A run that was killed (SIGKILL) left PREFIX<PID>-XXXXXX in DIR: remove it. */
-static void remove_stale_outputs(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		long pid = stale_pid(de->d_name, prefix);
-		char *path;
-		struct stat st;
-
-		if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;	/* not ours, or its run is alive */
-		path = path_join(dir, de->d_name);
-		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_uid == getuid()) {
-			trace("removing %s, left by a run that was killed", path);
-			unlink(path);
-		}
-		free(path);
-	}
-	closedir(d);
-}
-
 /*
  * Create DIR/.BASE.lto-ld-PID-XXXXXXXX: O_EXCL and O_NOFOLLOW, so a file or
  * symbolic link planted under that name is never written through.
@@ -203,7 +171,7 @@ char *tmp_output_create(const char *output, int *fd_out)
 	int i = output_slot(output), fd;
 	char *old, *tmp;
 
-	remove_stale_outputs(dir, prefix);
+	remove_stale(dir, prefix, '-', 8, S_IFREG);
 	tmp = create_unique(dir, prefix, &fd);
 	if (!tmp)
 		error("cannot create a temporary file for %s in %s: %s",

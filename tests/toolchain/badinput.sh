@@ -3,11 +3,8 @@
 # the reason, a non-zero exit, no output file and no temporary left behind.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
-write_seed_sources
+seed_ir_objects_private_tmp
 ld=$BIN/lto-ld
-for f in foo bar main; do gcc -O2 -flto -c "$f.c" -o "$f.o"; done
-mkdir tmp
-export TMPDIR="$WORK/tmp"
 
 # bad DESCRIPTION PATTERN LD-ARGS...: lto-ld -o out ARGS must fail cleanly
 bad() {

@@ -4,11 +4,8 @@
 # leads back to lto-ld, temporary names planted in advance.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
-write_seed_sources
+seed_ir_objects_private_tmp
 ld=$BIN/lto-ld
-for f in foo bar main; do gcc -O2 -flto -c "$f.c" -o "$f.o"; done
-mkdir tmp
-export TMPDIR="$WORK/tmp"
 
 # no_leftovers DESCRIPTION: no hidden temporary beside the outputs, none in $TMPDIR
 no_leftovers() {
