@@ -342,13 +342,21 @@ static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
 	shentsize = elf_field(eh + (is64 ? 58 : 46), 2, be);
 	shnum = elf_field(eh + (is64 ? 60 : 48), 2, be);
 	shstrndx = elf_field(eh + (is64 ? 62 : 50), 2, be);
-	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u) ||
-	    shstrndx >= shnum)
+	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u))
 		return NULL;
 	/* sh_offset and sh_size of section I */
 #define SH_READ(i) read_at(fd, offset + (off_t)(shoff + (i) * shentsize), sh, shentsize)
 #define SH_OFF elf_field(sh + (is64 ? 24 : 16), is64 ? 8 : 4, be)
 #define SH_SIZE elf_field(sh + (is64 ? 32 : 20), is64 ? 8 : 4, be)
+	/* extended numbering (65,280 sections or more): the counts are in section 0 */
+	if ((shnum == 0 || shstrndx == 0xffff) && shoff && SH_READ(0)) {
+		if (shnum == 0)
+			shnum = SH_SIZE;
+		if (shstrndx == 0xffff)
+			shstrndx = elf_field(sh + (is64 ? 40 : 24), 4, be);
+	}
+	if (shstrndx >= shnum)
+		return NULL;
 	if (!SH_READ(shstrndx))
 		return NULL;
 	strs_off = SH_OFF;

@@ -63,7 +63,8 @@ static int check_outputs(const struct ld_cmdline *cmd)
 	for (size_t i = 0; i < cmd->ninputs; i++) {
 		const char *in = cmd->inputs[i].path;
 
-		if (!in)
+		/* a missing input is ld's to report ("cannot find") */
+		if (!in || access(in, F_OK) != 0)
 			continue;
 		if (same_file(in, cmd->output))
 			return error("input file '%s' is the same as output "

@@ -71,6 +71,8 @@ check_fails "--lto-report=./out -o out: the report is the output" \
 	"--lto-report=./out: that is the link's output 'out'" \
 	"$ld" -e main --lto-report=./out -o out foo.o bar.o main.o
 [ ! -e out ] && ok "...no output" || not_ok "...no output"
+check_fails "-o gone.o gone.o, missing: reported as missing" "gone.o: No such file" \
+	"$ld" -e main -o gone.o foo.o gone.o
 no_leftovers "output naming an input"
 
 # ---- a real ld that runs lto-ld again ----
