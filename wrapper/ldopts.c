@@ -411,10 +411,10 @@ static int expand(struct expansion *ex, int argc, char *const *argv,
 				   "(included from %s; recursive @file?)",
 				   path, RESPONSE_FILE_MAX_DEPTH, parent);
 		else if (++ex->files_read > RESPONSE_FILE_MAX_COUNT)
-			rc = error("%s: too many @-files encountered (more than "
-				   "%d in one command line, as ld; included "
-				   "from %s)", path, RESPONSE_FILE_MAX_COUNT,
-				   parent);
+			rc = error("%s: too many @-files encountered (%d in "
+				   "one command line, which ld refuses too; "
+				   "included from %s)", path,
+				   RESPONSE_FILE_MAX_COUNT + 1, parent);
 		else
 			/* libiberty would stop at it: refuse rather than drop the rest */
 			rc = check_no_nul(path, text, len, "response file");

@@ -13,8 +13,8 @@
 #include <stddef.h>
 
 #define RESPONSE_FILE_MAX_DEPTH 16
-/* As ld (libiberty's expandargv): more @files than this in one command line is an error. */
-#define RESPONSE_FILE_MAX_COUNT 2000
+/* As ld (libiberty's expandargv refuses the 2,000th): @files in one command line. */
+#define RESPONSE_FILE_MAX_COUNT 1999
 
 enum partial_mode {
 	PARTIAL_UNSET,

@@ -104,11 +104,19 @@ rm -f out
 check_fails "more than 2,000 @files (as ld)" "at[0-9].rsp: too many @-files encountered" \
 	timeout 60 "$ld" -e main -o out @at7.rsp bar.o main.o
 [ ! -e out ] && ok "...no output" || not_ok "...no output"
-# one level of 2,000 @files is what ld accepts
+# ld reads 1,999 @files and refuses the 2,000th: so does lto-ld
 : > many.rsp; i=0
-while [ $i -lt 1999 ]; do echo "@at0.rsp" >> many.rsp; i=$((i + 1)); done
-check "2,000 @files in all are accepted (as ld)" \
+while [ $i -lt 1998 ]; do echo "@at0.rsp" >> many.rsp; i=$((i + 1)); done
+check "1,999 @files in all are accepted (as ld)" \
 	"$ld" -e main -o out --allow-multiple-definition @many.rsp bar.o main.o
+rm -f out
+echo "@at0.rsp" >> many.rsp
+check_fails "the 2,000th @file is refused (as ld)" "at0.rsp: too many @-files encountered" \
+	"$ld" -e main -o out --allow-multiple-definition @many.rsp bar.o main.o
+gcc -c foo.c -o n-foo.o && gcc -c main.c -o n-main.o && echo n-foo.o > n0.rsp
+sed 's/at0/n0/' many.rsp > n-many.rsp
+check_fails "...and so does ld itself" "too many @-files encountered" \
+	ld -e main -o out --allow-multiple-definition @n-many.rsp n-main.o
 rm -f out
 printf 'foo.o\nbar.o\0 -o victim\nmain.o\n' > nul.rsp
 check_fails "a NUL byte in an @file: refused, naming file and line" "nul.rsp:2: NUL byte" \
