@@ -324,10 +324,12 @@ static bool read_at(int fd, off_t pos, void *buf, size_t len)
 }
 
 /*
- * The contents of section NAME of the ELF object at OFFSET in FD, or NULL
- * (not ELF, no such section, unreadable).  *LEN gets its size.
+ * The contents of section NAME of the ELF object of SIZE bytes at OFFSET
+ * in FD, or NULL (not ELF, no such section, unreadable, sizes beyond the
+ * object's).  *LEN gets its size.
  */
-static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
+static char *elf_section(int fd, off_t offset, uint64_t size, const char *name,
+			 size_t *len)
 {
 	unsigned char eh[64], sh[64];
 	bool is64, be;
@@ -361,7 +363,9 @@ static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
 		return NULL;
 	strs_off = SH_OFF;
 	strs_size = SH_SIZE;
-	if (strs_size == 0 || strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
+	/* sizes are checked against the object's before anything is allocated */
+	if (strs_size == 0 || strs_size > size || strs_off > size - strs_size ||
+	    strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
 	    !read_at(fd, offset + (off_t)strs_off, strs, strs_size))
 		goto out;
 	strs[strs_size] = '\0';
@@ -374,7 +378,8 @@ static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
 		if (name_off >= strs_size || strcmp(strs + name_off, name))
 			continue;
 		*len = SH_SIZE;
-		if (*len > (1u << 24) || !(data = malloc(*len + 1)) ||
+		if (*len > size || SH_OFF > size - *len ||
+		    *len > (1u << 24) || !(data = malloc(*len + 1)) ||
 		    !read_at(fd, offset + (off_t)SH_OFF, data, *len)) {
 			free(data);
 			data = NULL;
@@ -395,7 +400,8 @@ out:
 static void read_asm_names(const struct ld_plugin_input_file *file)
 {
 	size_t len = 0;
-	char *data = elf_section(file->fd, file->offset, ".lto_ld.asm_names", &len);
+	char *data = elf_section(file->fd, file->offset,
+				  (uint64_t)file->filesize, ".lto_ld.asm_names", &len);
 
 	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1) {
 		if (!data[at])
