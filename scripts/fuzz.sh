@@ -55,6 +55,8 @@ fuzz() {
 		-close_fd_mask=3 -artifact_prefix=$out/artifacts/$name/"
 	(
 		cd "$run" || exit 1
+		# no seeds is a broken checkout (seed names must not match .gitignore)
+		ls "$seeds"/* > /dev/null 2>&1 || { echo "no seeds in $seeds" > replay.log; exit 1; }
 		# shellcheck disable=SC2086
 		"$bin" $opts "$seeds"/* > replay.log 2>&1 || exit 1
 		# shellcheck disable=SC2086
@@ -100,7 +102,7 @@ for h in $harnesses; do
 			echo "# input saved as tests/fuzz/corpus/$h/$(basename "$f") (a regression case)" | tee -a "$log"
 	done
 	for l in "$out/run/$h/replay.log" "$out/run/$h/fuzz.log"; do
-		[ -f "$l" ] && grep -E 'Running:|ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$l" | head -30 | sed 's/^/# /'
+		[ -f "$l" ] && grep -E 'no seeds|Running:|ERROR|SUMMARY|runtime error|#[0-9]+ 0x' "$l" | head -30 | sed 's/^/# /'
 	done
 done
 passed=$((n - failed))
