@@ -433,18 +433,23 @@ static void write_extern_asm_names(void *gcc_data, void *user_data)
 
 /* ---- the LTO step: exports --lto-exports=FILE leaves out ---- */
 
-/* The names of FILE, one a line ('#' to the end of a line is a comment). */
+/*
+ * The names of FILE, one a line ('#' to the end of a line is a comment),
+ * as lto-ld's linker plugin reads them; any line length.
+ */
 static bool read_kept_exports(const char *path,
 			      std::unordered_set<std::string> *kept)
 {
 	FILE *f = fopen(path, "r");
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 
 	if (!f) {
 		error("lto-ld: %s: cannot read the list of exports to keep", path);
 		return false;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((got = getline(&line, &cap, f)) >= 0) {
 		size_t len = strcspn(line, "#\r\n");
 		size_t b = strspn(line, " \t");
 
@@ -453,6 +458,7 @@ static bool read_kept_exports(const char *path,
 		if (len > b)
 			kept->emplace(line + b, len - b);
 	}
+	free(line);
 	fclose(f);
 	return true;
 }

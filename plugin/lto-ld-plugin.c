@@ -191,33 +191,60 @@ static void keep_add(const char *glob, const char *file, unsigned line)
 	e->matched = false;
 }
 
-static int keep_file(const char *path)
+/*
+ * A keep file: one name or glob a line, '#' starts a comment, blanks
+ * around are ignored; CRLF and a missing final newline are fine, a line
+ * of any length is read whole, a NUL byte is an error naming the line.
+ */
+/*
+ * Each name of the text file PATH (WHAT it is, for messages): one a line,
+ * blanks around it and '#' to the end of the line ignored; any line
+ * length, CRLF or not, a last line without a newline; a NUL byte is an
+ * error naming the file and line.  ADD gets the name, PATH and the line.
+ */
+static int read_name_lines(const char *path, const char *what,
+			   void (*add)(const char *, const char *, unsigned))
 {
 	FILE *f = fopen(path, "r");
-	char line[4096];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
 	unsigned lineno = 0;
+	int rc = 0;
 
 	if (!f) {
-		report(LDPL_FATAL, "%s: cannot read the keep file", path);
+		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strcspn(line, "\r\n#");
-		bool whole = strchr(line, '\n') || feof(f);
-		int c;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		size_t len;
 
 		lineno++;
+		if (memchr(line, '\0', (size_t)got)) {
+			report(LDPL_FATAL, "%s:%u: NUL byte in the %s",
+			       path, lineno, what);
+			rc = -1;
+			break;
+		}
+		len = strcspn(line, "\r\n#");
 		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 			len--;
 		line[len] = '\0';
 		if (len)
-			keep_add(line + strspn(line, " \t"), path, lineno);
-		/* the rest of an overlong line is not a name of its own */
-		while (!whole && (c = getc(f)) != EOF && c != '\n')
-			;
+			add(line + strspn(line, " \t"), path, lineno);
 	}
+	if (rc == 0 && ferror(f)) {
+		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
+		rc = -1;
+	}
+	free(line);
 	fclose(f);
-	return 0;
+	return rc;
+}
+
+static int keep_file(const char *path)
+{
+	return read_name_lines(path, "keep file", keep_add);
 }
 
 static int by_literal(const void *a, const void *b)
@@ -325,10 +352,12 @@ static bool read_at(int fd, off_t pos, void *buf, size_t len)
 }
 
 /*
- * The contents of section NAME of the ELF object at OFFSET in FD, or NULL
- * (not ELF, no such section, unreadable).  *LEN gets its size.
+ * The contents of section NAME of the ELF object of SIZE bytes at OFFSET
+ * in FD, or NULL (not ELF, no such section, unreadable, sizes beyond the
+ * object's).  *LEN gets its size.
  */
-static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
+static char *elf_section(int fd, off_t offset, uint64_t size, const char *name,
+			 size_t *len)
 {
 	unsigned char eh[64], sh[64];
 	bool is64, be;
@@ -343,18 +372,28 @@ static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
 	shentsize = elf_field(eh + (is64 ? 58 : 46), 2, be);
 	shnum = elf_field(eh + (is64 ? 60 : 48), 2, be);
 	shstrndx = elf_field(eh + (is64 ? 62 : 50), 2, be);
-	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u) ||
-	    shstrndx >= shnum)
+	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u))
 		return NULL;
 	/* sh_offset and sh_size of section I */
 #define SH_READ(i) read_at(fd, offset + (off_t)(shoff + (i) * shentsize), sh, shentsize)
 #define SH_OFF elf_field(sh + (is64 ? 24 : 16), is64 ? 8 : 4, be)
 #define SH_SIZE elf_field(sh + (is64 ? 32 : 20), is64 ? 8 : 4, be)
+	/* extended numbering (65,280 sections or more): the counts are in section 0 */
+	if ((shnum == 0 || shstrndx == 0xffff) && shoff && SH_READ(0)) {
+		if (shnum == 0)
+			shnum = SH_SIZE;
+		if (shstrndx == 0xffff)
+			shstrndx = elf_field(sh + (is64 ? 40 : 24), 4, be);
+	}
+	if (shstrndx >= shnum)
+		return NULL;
 	if (!SH_READ(shstrndx))
 		return NULL;
 	strs_off = SH_OFF;
 	strs_size = SH_SIZE;
-	if (strs_size == 0 || strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
+	/* sizes are checked against the object's before anything is allocated */
+	if (strs_size == 0 || strs_size > size || strs_off > size - strs_size ||
+	    strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
 	    !read_at(fd, offset + (off_t)strs_off, strs, strs_size))
 		goto out;
 	strs[strs_size] = '\0';
@@ -367,7 +406,8 @@ static char *elf_section(int fd, off_t offset, const char *name, size_t *len)
 		if (name_off >= strs_size || strcmp(strs + name_off, name))
 			continue;
 		*len = SH_SIZE;
-		if (*len > (1u << 24) || !(data = malloc(*len + 1)) ||
+		if (*len > size || SH_OFF > size - *len ||
+		    *len > (1u << 24) || !(data = malloc(*len + 1)) ||
 		    !read_at(fd, offset + (off_t)SH_OFF, data, *len)) {
 			free(data);
 			data = NULL;
@@ -410,7 +450,8 @@ static void read_names(const struct ld_plugin_input_file *file,
 		       const char *section, struct name_set *set)
 {
 	size_t len = 0;
-	char *data = elf_section(file->fd, file->offset, section, &len);
+	char *data = elf_section(file->fd, file->offset, (uint64_t)file->filesize,
+				  section, &len);
 
 	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1)
 		if (data[at])
@@ -418,29 +459,18 @@ static void read_names(const struct ld_plugin_input_file *file,
 	free(data);
 }
 
+static void kept_export_add(const char *name, const char *path, unsigned line)
+{
+	(void)path;
+	(void)line;
+	name_add(&self.kept_exports, name);
+}
+
 /* lto-ld:exports=FILE: the exports to keep, one name a line. */
 static int exports_file(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char line[4096];
-
-	if (!f) {
-		report(LDPL_FATAL, "%s: cannot read the list of exports", path);
-		return -1;
-	}
 	self.exports_policy = true;
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strcspn(line, "#\r\n");
-		size_t start = strspn(line, " \t");
-
-		while (len > start && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			len--;
-		line[len] = '\0';
-		if (len > start)
-			name_add(&self.kept_exports, line + start);
-	}
-	fclose(f);
-	return 0;
+	return read_name_lines(path, "list of exports", kept_export_add);
 }
 
 /* Another unit's export entry names NAME, and the export stays. */

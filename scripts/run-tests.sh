@@ -5,6 +5,7 @@
 # through lto-ld (compiles cached by ccache), booted in QEMU, and the LTO
 # kernels compared with the non-LTO ones (KUnit, initcall order, console,
 # module, kallsyms), and two broken states that the comparison must catch.
+# In between, scripts/fuzz.sh: each libFuzzer harness for 60 seconds.
 # Ends with one line: "N passed, N failed".
 set -u
 
@@ -24,6 +25,10 @@ for variant in default asan; do
 	[ -f "$dir/test-suite.log" ] || rc=1
 done
 
+# the parsers under libFuzzer (ASan/UBSan): 60 s each, two at a time
+echo "== fuzz: option parser, ELF and archive readers, keep files =="
+"$top/scripts/fuzz.sh" 60 || rc=1
+
 echo "== kernel: mps2 and virt with and without LTO: parity checks =="
 kernel=0
 if KERNEL_CC="ccache arm-linux-gnueabihf-gcc" \
@@ -36,5 +41,6 @@ fi
 # the harness' totals of both builds, plus the kernel check
 awk -v k=$kernel '/^# (PASS|XPASS|SKIP):/ { p += $3 } /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
      END { p += k; f += 1 - k; printf "%d passed, %d failed\n", p, f }' \
-	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log 2>/dev/null
+	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log \
+	"$top"/_build/fuzz/fuzz.log 2>/dev/null
 exit $rc

@@ -55,6 +55,15 @@ write_seed_sources() {
 	printf 'int foo(void);\nint main(void) { return foo() + 4; }\n' > main.c
 }
 
+# seed_ir_objects_private_tmp: foo.o, bar.o, main.o as GCC IR, and
+# TMPDIR=$WORK/tmp (empty), so a test can see what a run leaves there
+seed_ir_objects_private_tmp() {
+	write_seed_sources
+	for f in foo bar main; do gcc -O2 -flto -c "$f.c" -o "$f.o"; done
+	mkdir tmp
+	export TMPDIR="$WORK/tmp"
+}
+
 # need_plugin: skip the whole test when lto-ld-plugin.so was not built
 need_plugin() {
 	: "${TOP_BUILDDIR:?}"

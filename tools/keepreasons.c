@@ -22,15 +22,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 /* Is OUTPUT, a path from where the link ran, the file NEWFILE? */
 static bool is_file(const char *output, const char *newfile)

@@ -32,6 +32,18 @@ static void note_ir_version(struct ir_summary *sum, int major, char *object)
 	sum->n_ir_versions++;
 }
 
+static void note_ir_machine(struct ir_summary *sum, const struct scan_object *obj)
+{
+	for (int i = 0; i < sum->n_ir_machines; i++)
+		if (sum->ir_machine[i] == obj->machine)
+			return;
+	if (sum->n_ir_machines == MAX_IR_VERSIONS)
+		return;
+	sum->ir_machine[sum->n_ir_machines] = obj->machine;
+	sum->ir_machine_object[sum->n_ir_machines] = object_name(obj);
+	sum->n_ir_machines++;
+}
+
 static int visit_object(const struct scan_object *obj, void *data)
 {
 	struct ir_summary *sum = data;
@@ -43,6 +55,7 @@ static int visit_object(const struct scan_object *obj, void *data)
 	}
 	sum->any_ir = true;
 	note_ir_version(sum, obj->lto_major, object_name(obj));
+	note_ir_machine(sum, obj);
 	return 0;
 }
 
@@ -51,6 +64,8 @@ static void summary_free(struct ir_summary *sum)
 	free(sum->first_native);
 	for (int i = 0; i < sum->n_ir_versions; i++)
 		free(sum->ir_object[i]);
+	for (int i = 0; i < sum->n_ir_machines; i++)
+		free(sum->ir_machine_object[i]);
 	memset(sum, 0, sizeof(*sum));
 }
 
@@ -103,6 +118,65 @@ int inputs_check_ir_versions(const struct inputs_info *info,
 			     "versions: rebuild it, or point LTO_LD_CC at "
 			     "that compiler)", info->ir.ir_object[i],
 			     info->ir.ir_major[i], tc->cc, major);
+	}
+	return 0;
+}
+
+/* ELF machines a target triple's gcc can compile for (-m32 and the like). */
+static const int *target_machines(const char *triple)
+{
+	static const struct {
+		const char *cpu;
+		int machines[4];
+	} targets[] = {
+		{ "x86_64", { 62, 3 } },	{ "i386", { 3, 62 } },
+		{ "i486", { 3, 62 } },		{ "i586", { 3, 62 } },
+		{ "i686", { 3, 62 } },		{ "aarch64", { 183 } },
+		{ "arm", { 40 } },		{ "thumb", { 40 } },
+		{ "riscv", { 243 } },		{ "powerpc", { 20, 21 } },
+		{ "mips", { 8 } },		{ "s390", { 22 } },
+	};
+
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (starts_with(triple, targets[i].cpu))
+			return targets[i].machines;
+	return NULL;	/* a target not listed: not checked */
+}
+
+static const char *machine_name(int machine)
+{
+	switch (machine) {
+	case 3: return "i386";
+	case 8: return "MIPS";
+	case 20: return "PowerPC";
+	case 21: return "PowerPC64";
+	case 22: return "S/390";
+	case 40: return "ARM";
+	case 62: return "x86-64";
+	case 183: return "AArch64";
+	case 243: return "RISC-V";
+	}
+	return "another machine";
+}
+
+int inputs_check_ir_machines(const struct inputs_info *info,
+			     struct toolchain *tc)
+{
+	const char *triple = info->ir.n_ir_machines ? toolchain_machine(tc) : NULL;
+	const int *ok = triple ? target_machines(triple) : NULL;
+
+	for (int i = 0; ok && i < info->ir.n_ir_machines; i++) {
+		int m = info->ir.ir_machine[i];
+		bool known = false;
+
+		for (int k = 0; k < 4 && ok[k]; k++)
+			known = known || ok[k] == m;
+		if (!known)
+			return error("%s: GCC IR for %s (ELF machine %d), but "
+				     "this link is for %s (%s): rebuild it for "
+				     "that target, or use that target's lto-ld",
+				     info->ir.ir_machine_object[i],
+				     machine_name(m), m, triple, tc->cc);
 	}
 	return 0;
 }

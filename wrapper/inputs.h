@@ -18,6 +18,9 @@ struct ir_summary {
 	int n_ir_versions;		/* the first IR object of each LTO version */
 	int ir_major[MAX_IR_VERSIONS];
 	char *ir_object[MAX_IR_VERSIONS];
+	int n_ir_machines;		/* the first IR object of each ELF machine */
+	int ir_machine[MAX_IR_VERSIONS];
+	char *ir_machine_object[MAX_IR_VERSIONS];
 };
 
 struct inputs_info {
@@ -32,6 +35,13 @@ int inputs_scan(const struct ld_cmdline *cmd, struct inputs_info *info);
 
 /* Refuse IR of a GCC major version other than the toolchain's. */
 int inputs_check_ir_versions(const struct inputs_info *info,
+			     struct toolchain *tc);
+
+/*
+ * Refuse IR for another ELF machine than the toolchain's target (an x86
+ * object in an ARM link), naming the object, before lto-wrapper runs.
+ */
+int inputs_check_ir_machines(const struct inputs_info *info,
 			     struct toolchain *tc);
 
 void inputs_free(struct inputs_info *info);

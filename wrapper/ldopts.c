@@ -379,36 +379,50 @@ char *ld_write_response_file(const char *path, char *const *args)
 	return xasprintf("@%s", path);
 }
 
-static int expand(int argc, char *const *argv, struct strvec *out, int depth,
-		  const char *parent)
+/* Bounds on @file expansion: depth, and total @files read (ld's own limit). */
+struct expansion {
+	struct strvec *out;
+	int files_read;
+};
+
+static int expand(struct expansion *ex, int argc, char *const *argv,
+		  int depth, const char *parent)
 {
 	for (int i = 0; i < argc; i++) {
 		struct strvec inner = STRVEC_INIT;
+		const char *path = argv[i] + 1;
+		size_t len;
 		char *text;
 		int rc;
 
 		if (argv[i][0] != '@') {
-			strvec_push(out, argv[i]);
+			strvec_push(ex->out, argv[i]);
 			continue;
 		}
-		text = read_file(argv[i] + 1, NULL);
+		text = read_file(path, &len);
 		if (!text) {
 			/* As libiberty: an unreadable @file is an ordinary argument. */
-			strvec_push(out, argv[i]);
+			strvec_push(ex->out, argv[i]);
 			continue;
 		}
-		if (depth >= RESPONSE_FILE_MAX_DEPTH) {
-			free(text);
-			return error("%s: response file nesting deeper than %d "
-				     "(included from %s; recursive @file?)",
-				     argv[i] + 1, RESPONSE_FILE_MAX_DEPTH,
-				     parent);
-		}
-		ld_split_response(text, &inner);
+		rc = 0;
+		if (depth >= RESPONSE_FILE_MAX_DEPTH)
+			rc = error("%s: response file nesting deeper than %d "
+				   "(included from %s; recursive @file?)",
+				   path, RESPONSE_FILE_MAX_DEPTH, parent);
+		else if (++ex->files_read > RESPONSE_FILE_MAX_COUNT)
+			rc = error("%s: too many @-files encountered (%d in "
+				   "one command line, which ld refuses too; "
+				   "included from %s)", path,
+				   RESPONSE_FILE_MAX_COUNT + 1, parent);
+		else
+			/* libiberty would stop at it: refuse rather than drop the rest */
+			rc = check_no_nul(path, text, len, "response file");
+		if (!rc)
+			ld_split_response(text, &inner);
 		free(text);
-		rc = inner.n ? expand((int)inner.n, inner.v, out, depth + 1,
-				      argv[i] + 1)
-			     : 0;
+		if (!rc && inner.n)
+			rc = expand(ex, (int)inner.n, inner.v, depth + 1, path);
 		strvec_clear(&inner);
 		if (rc)
 			return rc;
@@ -418,7 +432,9 @@ static int expand(int argc, char *const *argv, struct strvec *out, int depth,
 
 int ld_expand_args(int argc, char *const *argv, struct strvec *out)
 {
-	return expand(argc, argv, out, 0, "the command line");
+	struct expansion ex = { out, 0 };
+
+	return expand(&ex, argc, argv, 0, "the command line");
 }
 
 /* ---- option lookup ---- */
@@ -674,7 +690,15 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 static int strip_own_options(struct ld_cmdline *cmd, struct strvec *all)
 {
 	for (size_t i = 0; i < all->n;) {
-		int used = own_option(cmd, all->v, all->n, i);
+		int used;
+
+		if (!strcmp(all->v[i], "--")) {
+			/* ld reads nothing after it: neither does lto-ld */
+			for (; i < all->n; i++)
+				strvec_push(&cmd->args, all->v[i]);
+			break;
+		}
+		used = own_option(cmd, all->v, all->n, i);
 
 		if (used < 0)
 			return 1;
@@ -708,8 +732,10 @@ static size_t parse_long(struct parser *ps, const struct opt *o,
 		apply(ps, o, NULL, i, i);
 		return 1;
 	}
-	if (i + 1 >= cmd->args.n)
-		return 1;	/* missing argument: ld will say so */
+	if (i + 1 >= cmd->args.n) {
+		cmd->missing_argument = cmd->args.v[i];	/* ld will say so */
+		return 1;
+	}
 	cmd->roles[i + 1] = ROLE_VALUE;
 	apply(ps, o, cmd->args.v[i + 1], i, i + 1);
 	return 2;
@@ -730,8 +756,10 @@ static size_t parse_short(struct parser *ps, const struct opt *o, size_t i)
 		apply(ps, o, a + 2, i, i);
 		return 1;
 	}
-	if (i + 1 >= cmd->args.n)
+	if (i + 1 >= cmd->args.n) {
+		cmd->missing_argument = a;
 		return 1;
+	}
 	cmd->roles[i + 1] = ROLE_VALUE;
 	apply(ps, o, cmd->args.v[i + 1], i, i + 1);
 	return 2;
@@ -741,7 +769,7 @@ int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd)
 {
 	struct strvec all = STRVEC_INIT;
 	struct parser ps;
-	bool options_done = false, verbose_version = false;
+	bool verbose_version = false;
 	int rc;
 
 	memset(cmd, 0, sizeof(*cmd));
@@ -762,15 +790,16 @@ int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd)
 		const char *a = cmd->args.v[i];
 		const struct opt *o = NULL;
 
-		if (options_done || a[0] != '-' || a[1] == '\0') {
+		if (a[0] != '-' || a[1] == '\0') {
 			add_input(&ps, i, a, false);
 			i++;
 			continue;
 		}
 		if (!strcmp(a, "--")) {
-			options_done = true;
-			i++;
-			continue;
+			/* getopt stops here and ld reads no more arguments */
+			for (; i < cmd->args.n; i++)
+				cmd->roles[i] = ROLE_IGNORED;
+			break;
 		}
 		if (a[1] == '-' || a[2] != '\0' || !find_short(a[1])) {
 			const char *name = a + (a[1] == '-' ? 2 : 1);

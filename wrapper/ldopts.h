@@ -13,6 +13,8 @@
 #include <stddef.h>
 
 #define RESPONSE_FILE_MAX_DEPTH 16
+/* As ld (libiberty's expandargv refuses the 2,000th): @files in one command line. */
+#define RESPONSE_FILE_MAX_COUNT 1999
 
 enum partial_mode {
 	PARTIAL_UNSET,
@@ -26,6 +28,7 @@ enum arg_role {
 	ROLE_INPUT,	/* an input file, or -l */
 	ROLE_OUTPUT,	/* -o FILE (one or two args): lto-ld substitutes it */
 	ROLE_VALUE,	/* the separate argument of an option */
+	ROLE_IGNORED,	/* "--" and everything after it: ld never reads them */
 };
 
 struct ld_input {
@@ -64,12 +67,14 @@ struct ld_cmdline {
 	char *report;			/* --lto-report=FILE (or LTO_LD_REPORT) */
 	char *exports;			/* --lto-exports=FILE (or LTO_LD_EXPORTS) */
 	bool had_own_options;	/* some were given: args differs from argv */
+	const char *missing_argument;	/* the last option lacks its argument */
 };
 
 /*
  * Expand @file arguments into OUT the way libiberty does (quotes, backslash,
- * nesting); unreadable files stay literal.  Fails on nesting beyond
- * RESPONSE_FILE_MAX_DEPTH, naming the file.
+ * nesting); unreadable files stay literal.  Fails, naming the file, on
+ * nesting beyond RESPONSE_FILE_MAX_DEPTH, on more than
+ * RESPONSE_FILE_MAX_COUNT @files in all, and on a NUL byte.
  */
 int ld_expand_args(int argc, char *const *argv, struct strvec *out);
 

@@ -51,6 +51,36 @@ static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
 	free(dirs);
 }
 
+/*
+ * ld refuses an output that is one of its inputs; lto-ld links to a
+ * temporary name and renames it, which would hide that from ld, so it
+ * checks first (and the --lto-report file the same way).
+ */
+static int check_outputs(const struct ld_cmdline *cmd)
+{
+	const char *report = cmd->report;
+
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		const char *in = cmd->inputs[i].path;
+
+		/* a missing input is ld's to report ("cannot find") */
+		if (!in || access(in, F_OK) != 0)
+			continue;
+		if (same_file(in, cmd->output))
+			return error("input file '%s' is the same as output "
+				     "file '%s': refusing to replace an input",
+				     in, cmd->output);
+		if (report && same_file(in, report))
+			return error("--lto-report=%s: that is the input file "
+				     "'%s': refusing to replace an input",
+				     report, in);
+	}
+	if (report && same_file(report, cmd->output))
+		return error("--lto-report=%s: that is the link's output "
+			     "'%s'", report, cmd->output);
+	return 0;
+}
+
 /* ---- building the real ld's command line ---- */
 
 /*
@@ -67,6 +97,9 @@ static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 		const struct ld_input *in = NULL;
 
 		if (cmd->roles[i] == ROLE_OUTPUT && !keep_output)
+			continue;
+		/* ld ignores them, and the -o lto-ld adds must not follow "--" */
+		if (cmd->roles[i] == ROLE_IGNORED)
 			continue;
 		while (next_input < cmd->ninputs &&
 		       cmd->inputs[next_input].arg < i)
@@ -239,7 +272,7 @@ static const char *prepare_output(const char *output)
 		return NULL;
 	}
 	free(dir);
-	return tmp_output_name(output);
+	return tmp_output_create(output, NULL);
 }
 
 static int finish_output(int rc, const char *output)
@@ -551,18 +584,36 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	return plugin_link(cmd, tc, info, "nolto-rel");
 }
 
+/*
+ * Become the real tool (ARGV).  Arguments too long for exec go to a
+ * response file; then lto-ld waits for ld instead, to remove the file.
+ */
+static int run_real_tool(struct strvec *argv)
+{
+	int rc;
+
+	if (strvec_bytes(argv) <= ARGV_INLINE_MAX) {
+		run_exec(argv->v, NULL);
+		return 1;
+	}
+	rc = maybe_response_file(argv, 1);
+	if (rc == 0)
+		rc = run_wait(argv->v, NULL);
+	return rc < 0 ? 1 : rc;
+}
+
 /* Run the real ld with CMD's arguments (lto-ld thin archives wrapped). */
 static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		      const struct inputs_info *info)
 {
 	struct strvec argv = STRVEC_INIT;
+	int rc;
 
 	strvec_push(&argv, tc->real_tool);
 	push_link_args(&argv, cmd, info, true);
-	if (maybe_response_file(&argv, 1) == 0)
-		run_exec(argv.v, NULL);
+	rc = run_real_tool(&argv);
 	strvec_clear(&argv);
-	return 1;
+	return rc;
 }
 
 /* No IR: the real ld gets exactly what we got (lto-ld's own options removed). */
@@ -570,6 +621,7 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 		       struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
+	int rc;
 
 	strvec_push(&args, tc->real_tool);
 	if (cmd->had_own_options)
@@ -577,9 +629,9 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 	else
 		for (int i = 1; i < argc; i++)
 			strvec_push(&args, argv[i]);
-	run_exec(args.v, NULL);
+	rc = run_real_tool(&args);
 	strvec_clear(&args);
-	return 1;
+	return rc;
 }
 
 /* --print-cc-plugin: the path for gcc's -fplugin=, or an error. */
@@ -652,8 +704,17 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		rc = version_or_help(&cmd, tc);
 		goto out;
 	}
+	if (cmd.missing_argument) {
+		/* an invalid command line: ld's own message says what is wrong */
+		trace("%s lacks its argument: running %s unchanged",
+		      cmd.missing_argument, tc->real_tool);
+		rc = passthrough(argc, argv, &cmd, tc);
+		goto out;
+	}
 	resolve_libraries(&cmd, tc);
-	rc = inputs_scan(&cmd, &info);
+	rc = check_outputs(&cmd);
+	if (!rc)
+		rc = inputs_scan(&cmd, &info);
 	if (rc)
 		goto out;
 	if (!info.ir.any_ir && !info.any_lto_ld_thin) {
@@ -663,7 +724,8 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else if (!info.ir.any_ir || cmd.caller_plugin) {
 		/* The gcc driver already loaded the plugin (gcc -B route). */
 		rc = plain_link(&cmd, tc, &info);
-	} else if (toolchain_find_lto(tc) || inputs_check_ir_versions(&info, tc)) {
+	} else if (toolchain_find_lto(tc) || inputs_check_ir_machines(&info, tc) ||
+		   inputs_check_ir_versions(&info, tc)) {
 		rc = 1;
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);

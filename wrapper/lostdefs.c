@@ -81,11 +81,9 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 
 	if (undefined->n == 0)
 		return 0;
-	text = read_file(internalized, NULL);
-	if (!text) {
-		error("%s: %s", internalized, strerror(errno));
+	text = read_text_file(internalized, NULL);
+	if (!text)
 		return 1;
-	}
 	ndefs = parse_internalized(text, &defs);
 	names = input_names_new(cmd, info);
 	for (size_t i = 0; i < undefined->n && ndefs; i++) {

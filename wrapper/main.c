@@ -39,6 +39,24 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 	return 1;
 }
 
+/*
+ * Set for everything lto-ld runs, the real tool first.  An inode check
+ * cannot see through a script that runs lto-ld again; this can.
+ */
+#define LOOP_GUARD "LTO_LD_RUNNING"
+
+static int check_not_nested(void)
+{
+	const char *via = getenv(LOOP_GUARD);
+
+	if (!via || !*via)
+		return 0;
+	return error("lto-ld was run again by what it ran as the real tool "
+		     "(%s=%s): that program leads back to lto-ld; point "
+		     "LTO_LD_REAL_LD (or PATH) at the real one",
+		     LOOP_GUARD, via);
+}
+
 int main(int argc, char **argv)
 {
 	struct toolchain tc;
@@ -47,8 +65,12 @@ int main(int argc, char **argv)
 	progname = base_name(argv[0]);
 	verbose = getenv("LTO_LD_VERBOSE") && strcmp(getenv("LTO_LD_VERBOSE"), "0");
 	run_install_signal_handlers();
+	if (check_not_nested())
+		return 1;
+	setenv(LOOP_GUARD, argv[0], 1);	/* for what toolchain_init() asks */
 	if (toolchain_init(&tc, argv[0]))
 		return 1;
+	setenv(LOOP_GUARD, tc.real_tool, 1);
 	if (tc.tool == TOOL_LD)
 		rc = link_main(argc, argv, &tc);
 	else

@@ -28,6 +28,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -600,16 +601,32 @@ static void decide_all(struct report *r, const struct inputs_info *info)
 	input_names_free(names);
 }
 
+/*
+ * The report's own name is opened as given (/dev/stdout); its temporary
+ * name only as the regular file lto-ld created, never through a symlink.
+ */
+static FILE *open_report(const struct ld_cmdline *cmd, const char *where)
+{
+	int fd;
+	FILE *f;
+
+	if (where == cmd->report)
+		return fopen(where, "w");
+	fd = open(where, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 const char *report_prepare(const struct ld_cmdline *cmd)
 {
 	const char *path = cmd->report;
 	struct stat st;
 	char *dir;
 
-	if (!strcmp(path, cmd->output)) {
-		error("--lto-report=%s: that is the link's output", path);
-		return NULL;
-	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		error("cannot write the report %s: %s", path, strerror(EISDIR));
 		return NULL;
@@ -628,7 +645,7 @@ const char *report_prepare(const struct ld_cmdline *cmd)
 		return NULL;
 	}
 	free(dir);
-	return tmp_output_name(path);
+	return tmp_output_create(path, NULL);
 }
 
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
@@ -646,10 +663,10 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 	r.mode = !linker_output ? "final" : cmd->whole_program
 		 ? "relocatable whole-program" : "relocatable";
 	r.partial = !linker_output ? NULL : strcmp(linker_output, "rel") ? "native" : "ir";
-	text = read_file(symbols, NULL);
+	text = read_text_file(symbols, NULL);
 	if (!text)
-		return error("%s: %s (the plugin's list of IR symbols, for "
-			     "--lto-report)", symbols, strerror(errno));
+		return error("%s: the plugin's list of IR symbols, for "
+			     "--lto-report, cannot be used", symbols);
 	if (parse_list(&r, text, symbols) || read_output(&r, out)) {
 		rc = 1;
 		goto done;
@@ -665,7 +682,7 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 		write_text(f, &r);
 	if (fclose(f) != 0)
 		fatal("out of memory");
-	f = fopen(where, "w");
+	f = open_report(cmd, where);
 	if (!f) {
 		rc = error("cannot write the report %s: %s", cmd->report,
 			   strerror(errno));

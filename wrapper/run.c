@@ -5,10 +5,11 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,12 @@ extern char **environ;
 
 static volatile sig_atomic_t caught_signal;
 static volatile pid_t child_pid;
+
+/* What lto-ld forwards to the tool's process group, then dies of. */
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NFORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+/* Those our caller left ignored (nohup, background jobs): the tools inherit that. */
+static sigset_t ignored_by_caller;
 
 static void on_signal(int sig)
 {
@@ -36,19 +43,21 @@ static void on_signal(int sig)
 
 void run_install_signal_handlers(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	sigemptyset(&ignored_by_caller);
+	for (size_t i = 0; i < NFORWARDED; i++) {
 		struct sigaction old;
 
 		/* A signal ignored by our parent (nohup, background jobs) stays ignored. */
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		if (sigaction(forwarded[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) {
+			sigaddset(&ignored_by_caller, forwarded[i]);
 			continue;
-		sigaction(sigs[i], &sa, NULL);
+		}
+		sigaction(forwarded[i], &sa, NULL);
 	}
 }
 
@@ -99,44 +108,144 @@ static char *read_all(int fd)
 	return buf;
 }
 
+/* ---- the keeper: a process group that dies with lto-ld ---- */
+
+static void kill_own_group(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+}
+
+static void block_forwarded(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NFORWARDED; i++)
+		sigaddset(&set, forwarded[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* In the tool's process, before exec: the dispositions and mask lto-ld got. */
+static void restore_signals(const sigset_t *mask)
+{
+	for (size_t i = 0; i < NFORWARDED; i++)
+		signal(forwarded[i], sigismember(&ignored_by_caller, forwarded[i])
+				     ? SIG_IGN : SIG_DFL);
+	signal(SIGUSR1, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
+}
+
+/* Die the way the tool did, so lto-ld sees the same status. */
+static _Noreturn void exit_like(int status)
+{
+	struct rlimit no_core = { 0, 0 };
+
+	if (WIFSIGNALED(status)) {
+		setrlimit(RLIMIT_CORE, &no_core);	/* the tool's core is enough */
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		_exit(128 + WTERMSIG(status));
+	}
+	_exit(WEXITSTATUS(status));
+}
+
+/*
+ * The keeper, lto-ld's child: leader of a new process group, it runs the
+ * tool in it and waits.  Signals lto-ld forwards reach the whole group
+ * (the keeper ignores them and waits for the tool); when lto-ld itself is
+ * killed (SIGKILL of its caller's group), PR_SET_PDEATHSIG tells the
+ * keeper, which kills the group: nothing runs on without lto-ld.
+ */
+static _Noreturn void keeper(char *const *argv, char *const *envp, int out_fd,
+			     pid_t lto_ld, const sigset_t *mask)
+{
+	struct sigaction sa;
+	pid_t tool;
+	int status;
+
+	setpgid(0, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kill_own_group;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGUSR1);
+	if (getppid() != lto_ld)
+		kill(0, SIGKILL);	/* lto-ld died before prctl() */
+	for (size_t i = 0; i < NFORWARDED; i++)
+		signal(forwarded[i], SIG_IGN);
+	if (out_fd >= 0 && out_fd != STDOUT_FILENO) {
+		dup2(out_fd, STDOUT_FILENO);
+		close(out_fd);
+	}
+	tool = fork();
+	if (tool == 0) {
+		restore_signals(mask);
+		execve(argv[0], argv, envp);
+		error("cannot run %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (tool < 0) {
+		error("cannot run %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	while (waitpid(tool, &status, 0) < 0)
+		if (errno != EINTR)
+			_exit(127);
+	exit_like(status);
+}
+
+/*
+ * Start ARGV under a keeper; the PID recorded for the signal handler is
+ * the keeper's, its process group's.  Forwarded signals stay blocked
+ * until it is recorded: one arriving in between is handled after that.
+ */
+static pid_t start_keeper(char *const *argv, char *const *envp, int out_fd,
+			  int close_fd)
+{
+	pid_t lto_ld = getpid(), pid;
+	sigset_t old;
+
+	fflush(stdout);
+	block_forwarded(&old);
+	pid = fork();
+	if (pid == 0) {
+		if (close_fd >= 0)
+			close(close_fd);
+		keeper(argv, envp ? envp : environ, out_fd, lto_ld, &old);
+	}
+	if (pid > 0) {
+		setpgid(pid, pid);	/* whichever of the two runs first */
+		child_pid = pid;
+	} else {
+		error("cannot run %s: %s", argv[0], strerror(errno));
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid;
+}
+
 /* Spawn ARGV; with OUT, its stdout goes to a pipe that is read into *OUT. */
 static int spawn_and_wait(char *const *argv, char *const *envp, char **out)
 {
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
 	int fds[2] = { -1, -1 };
 	pid_t pid;
-	int rc, status;
+	int status;
 
 	if (out) {
 		*out = NULL;
 		if (pipe(fds) != 0)
 			return error("pipe: %s", strerror(errno)), -1;
 	}
-	posix_spawn_file_actions_init(&actions);
-	if (out) {
-		posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
-		posix_spawn_file_actions_addclose(&actions, fds[0]);
-		posix_spawn_file_actions_addclose(&actions, fds[1]);
-	}
-	/* A process group of its own, so a signal reaches all it starts. */
-	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&attr, 0);
 	run_trace(argv);
-	rc = posix_spawn(&pid, argv[0], &actions, &attr, argv,
-			 envp ? envp : environ);
-	posix_spawn_file_actions_destroy(&actions);
-	posix_spawnattr_destroy(&attr);
+	pid = start_keeper(argv, envp, fds[1], fds[0]);
 	if (out)
 		close(fds[1]);
-	if (rc != 0) {
+	if (pid < 0) {
 		if (out)
 			close(fds[0]);
-		error("cannot run %s: %s", argv[0], strerror(rc));
 		return -1;
 	}
-	child_pid = pid;
 	if (out) {
 		*out = read_all(fds[0]);
 		close(fds[0]);

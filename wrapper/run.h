@@ -7,8 +7,10 @@
 struct strvec;
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP: forward them to the running child and,
- * once it is gone, remove the temporary files and die by the same signal.
+ * Catch SIGINT, SIGTERM, SIGHUP and SIGQUIT: forward them to the running
+ * child's process group and, once it is gone, remove the temporary files
+ * and die by the same signal.  The child's group is killed when lto-ld
+ * dies of SIGKILL too.
  */
 void run_install_signal_handlers(void);
 

@@ -176,6 +176,7 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	type = (unsigned)get(&e, ehdr + 16, 2);
 	obj->ir = obj->fat = false;
 	obj->lto_major = 0;
+	obj->machine = (int)get(&e, ehdr + 18, 2);
 	if (type != ET_REL)
 		return 1;	/* executables and shared libraries never carry IR */
 	shoff = get(&e, ehdr + (e.is64 ? 40 : 32), e.is64 ? 8 : 4);
@@ -259,6 +260,7 @@ struct archive_ctx {
 	scan_visit_fn visit;
 	void *data;
 	int depth;
+	unsigned long members;	/* thin members followed, for SCAN_MAX_MEMBERS */
 };
 
 static int scan_path(const char *path, struct archive_ctx *ctx,
@@ -345,6 +347,14 @@ static bool armap_has_marker(const struct region *r, off_t off, off_t size)
 	return found;
 }
 
+/* The symbol index or the long-name table (not a member named "/N"). */
+static bool is_table(const char *hdr)
+{
+	return !memcmp(hdr, "/               ", 16) ||
+	       !memcmp(hdr, "/SYM64/         ", 16) ||
+	       !memcmp(hdr, "//              ", 16);
+}
+
 static int open_region(const char *path, struct region *r, const char *archive);
 static int measure_region(struct region *r);
 
@@ -353,7 +363,7 @@ static int scan_nested_member(const char *path, off_t origin,
 			      struct archive_ctx *ctx, const char *thin)
 {
 	struct region r, m;
-	struct scan_object obj = { path, NULL, false, false, false, 0 };
+	struct scan_object obj = { path, NULL, false, false, false, 0, 0 };
 	char hdr[AR_HDR_SIZE];
 	off_t size;
 	int rc;
@@ -406,6 +416,11 @@ static int scan_archive(const struct region *r, bool thin,
 			break;
 		}
 		data = off + AR_HDR_SIZE;
+		/* before a table is read into memory (members: see below) */
+		if (is_table(hdr) && size > r->size - data) {
+			rc = corrupt(r, "truncated: archive table extends beyond end of archive");
+			break;
+		}
 		if (!memcmp(hdr, "/               ", 16) ||
 		    !memcmp(hdr, "/SYM64/         ", 16)) {
 			if (info && thin)
@@ -437,6 +452,11 @@ static int scan_archive(const struct region *r, bool thin,
 				ctx->depth++;
 				if (ctx->depth > SCAN_MAX_NESTING)
 					rc = corrupt(r, "thin archives nested too deeply");
+				else if (++ctx->members > SCAN_MAX_MEMBERS)
+					rc = error("%s: thin archives name more than "
+						   "%d members in all (one named "
+						   "over and over?)", r->path,
+						   SCAN_MAX_MEMBERS) ? -1 : 0;
 				else if (origin)
 					rc = scan_nested_member(member_path, origin,
 								ctx, r->path);
@@ -452,7 +472,7 @@ static int scan_archive(const struct region *r, bool thin,
 				struct region m = { r->fd, r->base + data, size,
 						    r->path, name, NULL, { 0 }, 0 };
 				struct scan_object obj = { r->path, name, false,
-							   false, false, 0 };
+							   false, false, 0, 0 };
 				int elf;
 
 				if (size > r->size - data) {
@@ -496,7 +516,11 @@ static int open_region(const char *path, struct region *r, const char *archive)
 		got = pread(r->fd, r->head, sizeof(r->head), 0);
 	while (got < 0 && errno == EINTR);
 	if (got < 0) {
-		error("%s: %s", path, strerror(errno));
+		if (archive)
+			error("%s: member %s cannot be read (%s)", archive,
+			      path, strerror(errno));
+		else
+			error("%s: %s", path, strerror(errno));
 		close(r->fd);
 		return -1;
 	}
@@ -540,7 +564,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
-	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0 };
+	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, 0 };
 	enum file_kind kind;
 	unsigned char *mem = NULL;
 	int rc = 0;
@@ -552,6 +576,11 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		info->kind = kind;
 	switch (kind) {
 	case FILE_ELF:
+		/* counts and offsets in the headers are checked against the real size */
+		if (r.size == SIZE_UNKNOWN && measure_region(&r) != 0) {
+			rc = -1;
+			break;
+		}
 		rc = scan_elf(&r, &obj);
 		rc = rc < 0 ? -1 : ctx->visit(&obj, ctx->data);
 		break;
@@ -581,7 +610,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 int scan_file(const char *path, scan_visit_fn visit, void *data,
 	      struct scan_file_info *info)
 {
-	struct archive_ctx ctx = { visit, data, 0 };
+	struct archive_ctx ctx = { visit, data, 0, 0 };
 
 	if (info)
 		memset(info, 0, sizeof(*info));
@@ -609,6 +638,8 @@ int scan_archive_members(const char *path, scan_member_fn visit, void *data)
 		    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size))
 			break;
 		start = off + AR_HDR_SIZE;
+		if (size > r.size - start)
+			break;	/* truncated: nothing past here is a member */
 		if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9')) {
 			char *name = member_name(hdr, longnames, longnames_size,
 						 &origin);
@@ -666,7 +697,8 @@ int scan_file_kind(const char *path, struct scan_file_info *info)
 	if (info->kind == FILE_THIN_ARCHIVE && measure_region(&r) == 0 &&
 	    read_at(&r, hdr, AR_HDR_SIZE, 8) &&
 	    !memcmp(hdr, "/               ", 16) &&
-	    parse_decimal(hdr + 48, 10, &size))
+	    parse_decimal(hdr + 48, 10, &size) &&
+	    size <= r.size - 8 - AR_HDR_SIZE)
 		info->lto_ld_thin = armap_has_marker(&r, 8 + AR_HDR_SIZE, size);
 	close(r.fd);
 	return 0;

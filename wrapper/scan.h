@@ -13,6 +13,12 @@
 #define LTO_LD_THIN_MARKER "__lto_ld_thin_archive"
 
 #define SCAN_MAX_NESTING 16
+/*
+ * Members thin archives may name in all, nested ones included, for one
+ * input: depth alone does not bound the work (seven levels naming the
+ * next ten times are 10^7 files).  A whole kernel has some 40,000.
+ */
+#define SCAN_MAX_MEMBERS 200000
 
 enum file_kind {
 	FILE_OTHER,	/* linker script, shared-library script, data... */
@@ -29,6 +35,7 @@ struct scan_object {
 	bool ir;		/* holds .gnu.lto_.symtab sections (slim or fat) */
 	bool fat;		/* IR plus native code */
 	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
+	int machine;		/* e_machine (EM_ARM...), 0 when not ELF */
 };
 
 /* Called for each object; a non-zero return stops the scan and is returned. */

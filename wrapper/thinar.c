@@ -34,7 +34,8 @@ static void put_be32(unsigned char *p, uint32_t v)
 
 static int write_whole(const char *path, const unsigned char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	/* PATH is lto-ld's temporary file: never written through a symlink */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	size_t done = 0;
 
 	if (fd < 0)
@@ -150,7 +151,14 @@ int thinar_write(const struct toolchain *tc, const char *path,
 	}
 	free(ar_name);
 	strvec_pushv(&list, members);
-	unlink(path);
+	/*
+	 * ar adds to an empty thin archive in the file lto-ld created, rather
+	 * than creating one under a name that is no longer ours.
+	 */
+	if (write_whole(path, (const unsigned char *)"!<thin>\n", 8)) {
+		rc = 1;
+		goto out;
+	}
 	strvec_push_nodup(&argv, ar);
 	strvec_push(&argv, "--plugin");
 	strvec_push(&argv, tc->gcc_plugin);

@@ -183,6 +183,19 @@ static char *find_proxy_plugin(void)
 	return find_own_file("lto-ld-plugin.so", "lto-ld-plugin.so");
 }
 
+const char *toolchain_machine(struct toolchain *tc)
+{
+	char *cc_path;
+
+	if (tc->machine)
+		return tc->machine;
+	cc_path = find_program(tc->cc);
+	if (cc_path)
+		tc->machine = ask_compiler(cc_path, "-dumpmachine");
+	free(cc_path);
+	return tc->machine;
+}
+
 char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 {
 	char *cc_path = find_program(tc->cc);
@@ -194,7 +207,7 @@ char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 			      tc->cc);
 		return NULL;
 	}
-	machine = ask_compiler(cc_path, "-dumpmachine");
+	machine = toolchain_machine(tc) ? xstrdup(tc->machine) : NULL;
 	if (!machine) {
 		if (!quiet)
 			error("%s -dumpmachine failed", cc_path);
@@ -304,6 +317,7 @@ char **toolchain_default_libdirs(const struct toolchain *tc,
 void toolchain_free(struct toolchain *tc)
 {
 	free(tc->prefix);
+	free(tc->machine);
 	free(tc->real_tool);
 	free(tc->cc);
 	free(tc->lto_wrapper);

@@ -22,6 +22,7 @@ struct toolchain {
 	char *plugin;		/* the plugin lto-ld loads (LTO_LD_PLUGIN or GCC's) */
 	char *proxy;		/* lto-ld-plugin.so, in front of GCC's (or NULL) */
 	int gcc_major;
+	char *machine;		/* the gcc's -dumpmachine, once asked */
 };
 
 /*
@@ -39,6 +40,9 @@ int toolchain_find_lto(struct toolchain *tc);
  * (after an error message unless QUIET).
  */
 char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet);
+
+/* The gcc's target triple (-dumpmachine, asked once); NULL when unknown. */
+const char *toolchain_machine(struct toolchain *tc);
 
 /* GCC's major version (asked once; -1 when unknown).  After toolchain_find_lto(). */
 int toolchain_gcc_major(struct toolchain *tc);

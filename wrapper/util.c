@@ -205,11 +205,67 @@ char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+int check_no_nul(const char *path, const char *text, size_t len,
+		 const char *what)
+{
+	const char *nul = memchr(text, '\0', len);
+	size_t line = 1;
+
+	if (!nul)
+		return 0;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	return error("%s:%zu: NUL byte in %s", path, line, what);
+}
+
+char *read_text_file(const char *path, size_t *len)
+{
+	size_t n;
+	char *text = read_file(path, &n);
+
+	if (!text) {
+		error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (check_no_nul(path, text, n, "a text file")) {
+		free(text);
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return text;
+}
+
 bool is_regular_file(const char *path)
 {
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+	char *dir_a, *dir_b;
+	bool same;
+
+	if (a_exists || b_exists)
+		return a_exists && b_exists && same_inode(&sa, &sb);
+	if (strcmp(base_name(a), base_name(b)) != 0)
+		return false;
+	dir_a = dir_name(a);
+	dir_b = dir_name(b);
+	same = stat(dir_a, &sa) == 0 && stat(dir_b, &sb) == 0 &&
+	       same_inode(&sa, &sb);
+	free(dir_a);
+	free(dir_b);
+	return same;
 }
 
 bool is_executable(const char *path)

@@ -36,7 +36,22 @@ const char *base_name(const char *path);
 char *path_join(const char *dir, const char *name);
 /* A regular file's whole contents, NUL-terminated; NULL with errno set. */
 char *read_file(const char *path, size_t *len);
+/*
+ * A text file's contents (read_file), refused with an error naming PATH
+ * and the line when it holds a NUL byte, which would end it early.
+ * NULL after printing why.
+ */
+char *read_text_file(const char *path, size_t *len);
+/* 0, or 1 after an error "PATH:LINE: NUL byte in WHAT" when TEXT holds one. */
+int check_no_nul(const char *path, const char *text, size_t len,
+		 const char *what);
 bool is_regular_file(const char *path);
+/*
+ * Do A and B name the same file (device and inode, through symlinks)?
+ * Two names of files that do not exist yet match when their directories
+ * are the same and their last components are equal ("./out" and "out").
+ */
+bool same_file(const char *a, const char *b);
 bool is_executable(const char *path);
 
 #endif

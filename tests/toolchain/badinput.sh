@@ -3,11 +3,8 @@
 # the reason, a non-zero exit, no output file and no temporary left behind.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
-write_seed_sources
+seed_ir_objects_private_tmp
 ld=$BIN/lto-ld
-for f in foo bar main; do gcc -O2 -flto -c "$f.c" -o "$f.o"; done
-mkdir tmp
-export TMPDIR="$WORK/tmp"
 
 # bad DESCRIPTION PATTERN LD-ARGS...: lto-ld -o out ARGS must fail cleanly
 bad() {
@@ -35,6 +32,46 @@ mkdir gone && cp foo.o gone/foo.o
 ar rcT thin.a gone/foo.o bar.o
 rm gone/foo.o
 bad "thin archive whose member is missing" "thin.a: member gone/foo.o is missing" main.o thin.a
+
+mkdir member && cp foo.o member/foo.o
+ar rcT dirthin.a member/foo.o
+rm member/foo.o && mkdir member/foo.o
+bad "thin archive whose member is a directory" "dirthin.a: member member/foo.o cannot be read \(Is a directory\)" main.o dirthin.a
+
+arm-linux-gnueabihf-gcc -O2 -flto -c main.c -o arm-main.o
+rm -f out
+check_fails "x86 IR in an ARM link: named before LTO runs" \
+	"foo.o: GCC IR for x86-64 \(ELF machine 62\), but this link is for arm-linux-gnueabihf" \
+	"$BIN/arm-linux-gnueabihf-lto-ld" -e main -o out arm-main.o foo.o
+leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
+[ -z "$leftovers" ] && ok "...no output or temporary file left" ||
+	not_ok "...no output or temporary file left: $leftovers"
+
+# e_shnum 0 and section 0's sh_size 0xffffff in an 11 KB object: 1 GiB of
+# section headers it does not have.  Refused before allocating: under a
+# 256 MiB limit the message names the file, not "out of memory".
+python3 - foo.o huge.o <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+data += bytes(max(0, 11000 - len(data)))
+shoff = struct.unpack_from('<Q', data, 40)[0]
+struct.pack_into('<H', data, 60, 0)                 # e_shnum
+struct.pack_into('<Q', data, shoff + 32, 0xffffff)  # section 0's sh_size
+open(sys.argv[2], 'wb').write(data)
+PY
+limited() {
+	if grep -q __asan_init "$LTO_LD"; then
+		# AddressSanitizer reserves its shadow memory: no ulimit -v
+		ASAN_OPTIONS=max_allocation_size_mb=256 "$@"
+	else
+		(ulimit -v 262144 && exec "$@")
+	fi
+}
+bad "section count far beyond the file's size" "huge.o: (truncated|bad section count)" \
+	huge.o main.o
+rm -f out
+check_fails "...refused under a 256 MiB memory limit, naming the file" \
+	"huge.o: (truncated|bad section count)" limited "$ld" -e main -o out huge.o main.o
 
 echo "@loop.rsp" > loop.rsp
 bad "recursive @file" "loop.rsp: response file nesting deeper than" @loop.rsp
@@ -92,4 +129,37 @@ for sig in TERM INT; do
 	if [ $rc -ne 0 ] && [ -z "$leftovers" ]; then ok "SIG$sig during LTO: exit $rc, nothing left behind"
 	else not_ok "SIG$sig during LTO: exit $rc, left: $leftovers"; fi
 done
+# The caller's whole process group signalled (Ctrl-\, kill -KILL -PGID):
+# ld, lto-wrapper and lto1 must die with it.  After SIGKILL lto-ld cannot
+# clean up: the next run removes what it left.
+survivors() {
+	ps -eo stat=,args= | grep -v '^Z' | grep -v grep | grep -E '(lto1|lto-wrapper|/ld ).*'"$WORK/tmp"
+}
+ulimit -c 0
+for sig in QUIT KILL; do
+	rm -rf tmp/* out
+	LTO_LD_JOBS=1 setsid env --default-signal=INT,QUIT "$ld" -e main -o out big.o & pid=$!
+	n=0
+	while [ $n -lt 100 ] && ! pgrep -f "lto1.*$WORK" >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	[ $n -lt 100 ] || not_ok "SIG$sig to the group: lto1 never started (the test proves nothing)"
+	kill -s $sig -- -$pid
+	wait $pid; rc=$?
+	n=0
+	while [ $n -lt 50 ] && survivors >/dev/null; do sleep 0.1; n=$((n + 1)); done
+	left=$(survivors)
+	[ $rc -ne 0 ] && [ -z "$left" ] && ok "SIG$sig to the caller's group: exit $rc, no tool runs on" ||
+		{ not_ok "SIG$sig to the caller's group: exit $rc, no tool runs on"; diag "$left"; }
+	if [ $sig = QUIT ]; then
+		leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
+		[ -z "$leftovers" ] && ok "...SIGQUIT: nothing left behind" ||
+			not_ok "...SIGQUIT: nothing left behind: $leftovers"
+	fi
+done
+leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
+[ -n "$leftovers" ] && ok "SIGKILL left temporaries (what the next run must remove)" ||
+	not_ok "SIGKILL left temporaries (what the next run must remove)"
+check "the next link of the same output" "$ld" -e main -o out foo.o bar.o main.o
+leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
+[ -z "$leftovers" ] && ok "...removed what the killed run left" ||
+	not_ok "...removed what the killed run left: $leftovers"
 done_testing

@@ -82,4 +82,16 @@ check_fails "LTO_LD_REAL_LD pointing at lto-ld itself is refused" "cannot find t
 	env LTO_LD_REAL_LD="$LTO_LD" "$BIN/lto-ld" --version
 check_fails "a missing real ld is named" "cannot find the real ld 'no-such-ld'" \
 	env LTO_LD_REAL_LD=no-such-ld "$BIN/lto-ld" --version
+# 200,000 options through lto-ld's own option (so argv is rebuilt): too
+# long for exec, they reach ld in a response file, removed afterwards.
+printf 'int main(void) { return 0; }\n' > big-main.c
+gcc -c big-main.c -o big-main.o
+i=0
+while [ $i -lt 2000 ]; do echo "--no-warn-mismatch"; i=$((i + 1)); done > big100.rsp
+for k in $(seq 100); do cat big100.rsp; done > big.rsp
+mkdir bigtmp
+check "passthrough with 200,000 options: no E2BIG" env TMPDIR="$WORK/bigtmp" \
+	"$BIN/lto-ld" --lto-partial=native -e main -o big-out big-main.o @big.rsp
+[ -f big-out ] && [ -z "$(ls -A bigtmp)" ] && ok "...linked, its response file removed" ||
+	not_ok "...linked, its response file removed: $(ls -A bigtmp)"
 done_testing

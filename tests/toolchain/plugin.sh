@@ -86,8 +86,27 @@ scenario() {
 		not_ok "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak"
 
 	keep_warnings "$prefix" "$name"
+	keep_text_forms "$prefix" "$name"
 	lost_definition "$prefix" "$name" "$call"
 	cd ..
+}
+
+# keep_text_forms PREFIX NAME: a keep file with CRLF lines, no final
+# newline and a line longer than any buffer is read whole; a NUL byte is
+# an error naming the line
+keep_text_forms() {
+	prefix=$1 name=$2
+	{ printf 'unused_global\r\n'; printf '%5000s' ''; printf 'entry\r\nused_*'; } > keepcr.txt
+	"$ld" -r --lto-whole-program --lto-keep=keepcr.txt -o keepcr.o a.o b.o c.o
+	got=$(defined "$prefix" keepcr.o)
+	[ "$got" = "asm_ref_target entry from_asm unused_global used_global " ] &&
+		ok "$name: keep file with CRLF, a 5,000-byte line and no final newline" ||
+		not_ok "$name: keep file with CRLF, a 5,000-byte line and no final newline ($got)"
+	printf 'entry\nused_global\0 junk\n' > keepnul.txt
+	check_fails "$name: a NUL byte in a keep file: error naming file and line" \
+		"keepnul.txt:2: NUL byte in the keep file" \
+		"$ld" -r --lto-whole-program --lto-keep=keepnul.txt -o keepnul.o a.o b.o c.o
+	[ ! -e keepnul.o ] && ok "$name: ...no output" || not_ok "$name: ...no output"
 }
 
 # keep_warnings PREFIX NAME: keep entries no IR symbol matches (in the

@@ -192,6 +192,49 @@ static size_t add_member(unsigned char *ar, size_t off, const char *name,
 	return off;
 }
 
+/* no-op visitor: the fan-out test counts nothing, it must just end */
+static int ignore(const struct scan_object *obj, void *data)
+{
+	(void)obj;
+	(void)data;
+	return 0;
+}
+
+/*
+ * fan0.a names m.o ten times, fanN.a names fan(N-1).a ten times: seven
+ * levels are 10^7 members, refused once SCAN_MAX_MEMBERS are followed.
+ */
+static void test_thin_fanout(unsigned char *ar, const unsigned char *plain,
+			     size_t nplain)
+{
+	char *path = in_dir("m.o");
+	size_t off;
+	int rc;
+
+	write_bytes(path, plain, nplain);
+	free(path);
+	for (int level = 0; level < 7; level++) {
+		char inner[] = "fanX.a/", name[] = "fanX.a";
+
+		inner[3] = (char)('0' + level - 1);
+		name[3] = (char)('0' + level);
+		memcpy(ar, "!<thin>\n", 8);
+		off = 8;
+		for (int i = 0; i < 10; i++)
+			off += ar_header(ar + off, level ? inner : "m.o/", level ? 100 : nplain);
+		path = in_dir(name);
+		write_bytes(path, ar, off);
+		free(path);
+	}
+	path = in_dir("fan1.a");
+	ok(scan_file(path, ignore, NULL, NULL) == 0, "thin archives naming 100 members in all");
+	free(path);
+	path = in_dir("fan6.a");
+	rc = scan_file(path, ignore, NULL, NULL);
+	ok(rc < 0, "thin archives naming 10^7 members in all: refused, bounded work");
+	free(path);
+}
+
 static void test_archives(void)
 {
 	static unsigned char ar[65536];
@@ -302,6 +345,7 @@ static void test_archives(void)
 	unlink(path);
 	free(path);
 	ok(scan("outer.a", &t, NULL) < 0, "thin archive with a missing member is an error");
+	test_thin_fanout(ar, plain, nplain);
 }
 
 static void test_bad_objects(void)
