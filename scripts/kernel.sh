@@ -496,6 +496,7 @@ lever_row() {
 levers() {
 	t=$1; shift
 	[ $# -gt 0 ] || set -- weak one gc
+	measured="$*"
 	variants="nolto lto"
 	for l in "$@"; do variants="$variants $(lever_variants "$l")"; done
 	for v in $variants; do
@@ -510,7 +511,7 @@ levers() {
 		echo "| as configured | $n | $l ($(pct "$l" "$n")) | $(cat "$cache/kbuild/$t-lto/link-cost.md") |"
 		for l in weak one gc; do lever_row "$t" "$l"; done
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache)."
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t $measured\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache)."
 	} > "$cache/levers-$t.md"
 	cat "$cache/levers-$t.md"
 	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
