@@ -6,7 +6,7 @@
 # kernels compared with the non-LTO ones (KUnit, initcall order, console,
 # module, kallsyms), and two broken states that the comparison must catch.
 # In between, scripts/fuzz.sh: each libFuzzer harness for 60 seconds.
-# Ends with one line: "N passed, N failed".
+# Ends with one line: "N passed, N failed, N skipped" (a skip is not a pass).
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,8 +39,9 @@ else
 fi
 
 # the harness' totals of both builds, plus the kernel check
-awk -v k=$kernel '/^# (PASS|XPASS|SKIP):/ { p += $3 } /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
-     END { p += k; f += 1 - k; printf "%d passed, %d failed\n", p, f }' \
+awk -v k=$kernel '/^# (PASS|XPASS):/ { p += $3 } /^# SKIP:/ { s += $3 }
+     /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
+     END { p += k; f += 1 - k; printf "%d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log \
 	"$top"/_build/fuzz/fuzz.log 2>/dev/null
 exit $rc
