@@ -309,7 +309,8 @@ static void keep_visible(symtab_node *node, bool verbose)
 }
 
 /*
- * In an LTRANS unit, variables of many translation units meet.  A named
+ * In an LTRANS unit (or the merged IR of an incremental link), variables
+ * of many translation units meet.  A named
  * section that one unit fills with const data and another with writable
  * data (the kernel's __initconst on a non-const table) was fine in
  * separate objects, which ld merges, but in one assembler file GCC
@@ -360,7 +361,9 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 
 	(void)gcc_data;
 	(void)user_data;
-	if (flag_ltrans)
+	/* (an incremental link, ld -r to merged IR, meets them the same way) */
+	if (flag_ltrans ||
+	    (in_lto_p && flag_incremental_link == INCREMENTAL_LINK_LTO))
 		make_section_flags_agree(verbose);
 	/* the compile step marked what the asm names; LTO only reads it */
 	if (in_lto_p)

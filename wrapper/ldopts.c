@@ -594,9 +594,11 @@ int partial_mode_parse(const char *text, enum partial_mode *mode)
 		*mode = PARTIAL_NATIVE;
 	else if (!strcmp(text, "ir"))
 		*mode = PARTIAL_IR;
+	else if (!strcmp(text, "fat"))
+		*mode = PARTIAL_FAT;
 	else
 		return error("unknown partial-link mode '%s' "
-			     "(expected thin, native or ir)", text);
+			     "(expected fat, thin, native or ir)", text);
 	return 0;
 }
 
@@ -609,6 +611,8 @@ const char *partial_mode_name(enum partial_mode mode)
 		return "native";
 	case PARTIAL_IR:
 		return "ir";
+	case PARTIAL_FAT:
+		return "fat";
 	case PARTIAL_UNSET:
 		break;
 	}

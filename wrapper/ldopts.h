@@ -21,6 +21,7 @@ enum partial_mode {
 	PARTIAL_THIN,	/* ld -r writes a thin archive of its inputs */
 	PARTIAL_NATIVE,	/* ld -r runs LTO now and writes a native object */
 	PARTIAL_IR,	/* ld -r writes one merged IR object */
+	PARTIAL_FAT,	/* ld -r writes a native object carrying the merged IR */
 };
 
 enum arg_role {

@@ -4,8 +4,9 @@
  *   2. no IR: exec the real ld with the arguments as given;
  *   3. final link with IR: the real ld with the LTO plugin and the
  *      environment lto-wrapper needs;
- *   4. ld -r with IR: a thin archive, a native object or a merged IR
- *      object (--lto-partial / LTO_LD_PARTIAL).
+ *   4. ld -r with IR: a native object carrying the merged IR (fat), a
+ *      thin archive, a native object or a merged IR object
+ *      (--lto-partial / LTO_LD_PARTIAL).
  * Outputs lto-ld writes itself go to a temporary name and are renamed.
  */
 #include "link.h"
@@ -368,31 +369,166 @@ static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 	return rc;
 }
 
+/* The plugin's side files for one LTO link (each may be NULL). */
+struct plugin_files {
+	const char *internalized;	/* what it made internal */
+	const char *symbols;		/* every IR symbol, for --lto-report */
+	const char *exports;		/* the exports to keep (--lto-exports) */
+};
+
 /*
- * Run the real ld with the LTO plugin.  LINKER_OUTPUT is NULL for a final
- * link, "nolto-rel" or "rel" for ld -r.  The plugin appends its own
- * -flinker-output=rel for -r unless told the output kind is known.
- * With --lto-report the report is written under a temporary name and
- * renamed just before the output: a failed link or report leaves neither.
+ * Run the real ld with the LTO plugin, writing OUT.  LINKER_OUTPUT is
+ * NULL for a final link, "nolto-rel" or "rel" for ld -r.  The plugin
+ * appends its own -flinker-output=rel for -r unless told the output
+ * kind is known.
  */
-static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-		       const struct inputs_info *info, const char *linker_output)
+static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
+		   const struct inputs_info *info, const char *linker_output,
+		   const char *out, const struct plugin_files *files)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
-	const char *out, *report_to = NULL;
-	char *res, *jobs_flag = NULL, *options, *internalized = NULL;
-	char *symbols = NULL, *exports = NULL, *cc_plugin = NULL;
+	char *res = tmp_file("link.res"), *jobs_flag = NULL, *options;
+	int rc = 1;
+
+	if (!res || ltrans_jobs(&jobs_flag))
+		goto done;
+	strvec_push(&argv, tc->real_tool);
+	if (push_plugin(&argv, cmd, tc, files->internalized, files->symbols))
+		goto done;
+	if (files->exports)
+		strvec_pushf(&argv, "-plugin-opt=lto-ld:exports=%s", files->exports);
+	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
+	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
+	if (linker_output) {
+		strvec_push(&argv, "-plugin-opt=-linker-output-known");
+		strvec_pushf(&argv, "-plugin-opt=-flinker-output=%s",
+			     linker_output);
+	}
+	push_link_args(&argv, cmd, info, false);
+	strvec_push(&argv, "-o");
+	strvec_push(&argv, out);
+	if (maybe_response_file(&argv, 1))
+		goto done;
+
+	options = collect_gcc_options(cmd, tc, jobs_flag);
+	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
+	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
+	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
+	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
+	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
+	/* the compiler plugin drops the other exports in the LTO step */
+	strvec_pushf(&settings, "LTO_LD_EXPORTS=%s",
+		     files->exports ? files->exports : "");
+	free(options);
+	env_with(&env, settings.v);
+	rc = run_wait(argv.v, env.v);
+done:
+	free(jobs_flag);
+	strvec_clear(&argv);
+	strvec_clear(&env);
+	strvec_clear(&settings);
+	return rc;
+}
+
+static int visit_lto_header(const struct scan_object *obj, void *data)
+{
+	*(off_t *)data = obj->lto_header;
+	return 0;
+}
+
+/*
+ * Clear the "slim" flag of the LTO stream header of the IR object PATH
+ * (GCC's struct lto_section: two 16-bit versions, then that byte), as
+ * GCC writes it for -ffat-lto-objects: binutils reads it, and a slim
+ * object linked without the plugin is "plugin needed to handle lto
+ * object" even when native code is there.
+ */
+static int mark_fat(const char *path)
+{
+	off_t header = -1;
+	int fd, rc = 0;
+
+	if (scan_file(path, visit_lto_header, &header, NULL) < 0)
+		return 1;
+	if (header < 0)
+		return error("%s: no LTO stream header", path);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || pwrite(fd, "", 1, header + 4) != 1)
+		rc = error("%s: %s", path, strerror(errno));
+	if (fd >= 0 && close(fd) != 0 && !rc)
+		rc = error("%s: %s", path, strerror(errno));
+	return rc;
+}
+
+/*
+ * A fat ld -r output: OUT gets the native object NATIVE and the merged IR
+ * object IR, as -ffat-lto-objects gives one object both.  Tools read the
+ * native code; a later LTO link (lto-ld, or gcc -flto) claims the file
+ * and reads only its IR.  The IR's slim marks go first (its header flag,
+ * the __gnu_lto_slim symbol): ld without the plugin would take the file
+ * for IR only.
+ */
+static int add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
+		       const char *native, const char *ir, const char *out)
+{
+	struct strvec argv = STRVEC_INIT;
+	char *objcopy = xasprintf("%sobjcopy", tc->prefix);
+	char *fat_ir = tmp_file("ir-fat.o");
+	int rc = 1;
+
+	strvec_push_nodup(&argv, find_program(objcopy));
+	if (!argv.v[0]) {
+		rc = error("cannot find '%s' (needed to write the fat ld -r "
+			   "output %s)", objcopy, cmd->output);
+		goto done;
+	}
+	/* and its early debug info excluded from links without LTO, as in
+	   GCC's fat objects */
+	strvec_pushl(&argv, "--strip-symbol=__gnu_lto_slim",
+		     "--set-section-flags=.gnu.debuglto_*=contents,readonly,exclude",
+		     "--set-section-flags=.gnu.debuglto_*str=contents,readonly,"
+		     "exclude,merge,strings", ir, fat_ir, NULL);
+	if (run_wait(argv.v, NULL) || mark_fat(fat_ir))
+		goto done;
+	strvec_clear(&argv);
+	strvec_pushl(&argv, tc->real_tool, "-r", NULL);
+	if (cmd->emulation)
+		strvec_pushl(&argv, "-m", cmd->emulation, NULL);
+	strvec_pushl(&argv, "-o", out, native, fat_ir, NULL);
+	rc = run_wait(argv.v, NULL);
+done:
+	free(objcopy);
+	strvec_clear(&argv);
+	return rc;
+}
+
+/*
+ * An LTO link of CMD.  LINKER_OUTPUT as for run_lto().  IR_PART: for a
+ * fat ld -r, the merged IR object to add to the native one.  With
+ * --lto-report the report is written under a temporary name and renamed
+ * just before the output: a failed link or report leaves neither.
+ */
+static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+		       const struct inputs_info *info, const char *linker_output,
+		       const char *ir_part)
+{
+	struct plugin_files files = { NULL, NULL, NULL };
+	const char *out, *lto_out, *report_to = NULL;
+	char *internalized = NULL, *symbols = NULL, *exports = NULL;
+	char *cc_plugin = NULL, *native = NULL;	/* (tmp_file()s are not freed) */
 	bool report_done = false;
 	int rc;
 
 	out = prepare_output(cmd->output);
-	res = tmp_file("link.res");
-	if (!out || !res || ltrans_jobs(&jobs_flag))
+	if (!out)
+		return 1;
+	/* a fat output is written from the native one and the IR */
+	lto_out = out;
+	if (ir_part && !(lto_out = native = tmp_file("native.o")))
 		return 1;
 	/*
 	 * Whole-program ld -r: the plugin lists what it made internal; with
-	 * --lto-report, every IR symbol (tmp_file cannot fail now: the
-	 * private directory holds RES).
+	 * --lto-report, every IR symbol.
 	 */
 	if (linker_output && cmd->whole_program && tc->proxy)
 		internalized = tmp_file("internalized.txt");
@@ -417,43 +553,16 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		}
 		symbols = tmp_file("ir-symbols.txt");
 	}
-	strvec_push(&argv, tc->real_tool);
-	if (push_plugin(&argv, cmd, tc, internalized, symbols)) {
-		rc = 1;
-		goto done;
-	}
-	if (exports)
-		strvec_pushf(&argv, "-plugin-opt=lto-ld:exports=%s", exports);
-	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
-	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
-	if (linker_output) {
-		strvec_push(&argv, "-plugin-opt=-linker-output-known");
-		strvec_pushf(&argv, "-plugin-opt=-flinker-output=%s",
-			     linker_output);
-	}
-	push_link_args(&argv, cmd, info, false);
-	strvec_push(&argv, "-o");
-	strvec_push(&argv, out);
-	if (maybe_response_file(&argv, 1)) {
-		rc = 1;
-		goto done;
-	}
-
-	options = collect_gcc_options(cmd, tc, jobs_flag);
-	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
-	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
-	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
-	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
-	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
-	/* the compiler plugin drops the other exports in the LTO step */
-	strvec_pushf(&settings, "LTO_LD_EXPORTS=%s", exports ? exports : "");
-	free(options);
-	env_with(&env, settings.v);
-	rc = run_wait(argv.v, env.v);
+	files.internalized = internalized;
+	files.symbols = symbols;
+	files.exports = exports;
+	rc = run_lto(cmd, tc, info, linker_output, lto_out, &files);
 	if (rc == 0 && linker_output)
-		rc = finish_partial(cmd, tc, info, out, linker_output, internalized);
+		rc = finish_partial(cmd, tc, info, lto_out, linker_output, internalized);
+	if (rc == 0 && ir_part)
+		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
-		rc = report_write(cmd, info, out, linker_output, symbols, report_to);
+		rc = report_write(cmd, info, lto_out, linker_output, symbols, report_to);
 	if (rc == 0 && report_to) {
 		rc = tmp_output_commit(cmd->report);
 		report_done = rc == 0;
@@ -463,11 +572,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (rc != 0 && report_done && report_to != cmd->report)
 		unlink(cmd->report);
 done:
-	free(jobs_flag);
 	free(exports);
-	strvec_clear(&argv);
-	strvec_clear(&env);
-	strvec_clear(&settings);
 	return rc;
 }
 
@@ -542,8 +647,41 @@ static int partial_mode(const struct ld_cmdline *cmd, enum partial_mode *mode)
 	if (*mode == PARTIAL_UNSET && env && *env)
 		return partial_mode_parse(env, mode);
 	if (*mode == PARTIAL_UNSET)
-		*mode = PARTIAL_NATIVE;
+		*mode = PARTIAL_FAT;
 	return 0;
+}
+
+/*
+ * Why a fat output cannot carry this ld -r (NULL when it can): a later
+ * LTO link claims a file with IR whole, so native code that is not also
+ * in the IR would be lost there.
+ */
+static char *fat_blocker(const struct ld_cmdline *cmd,
+			 const struct inputs_info *info)
+{
+	if (info->ir.first_native)
+		return xasprintf("%s holds no GCC IR", info->ir.first_native);
+	for (size_t i = 0; i < cmd->ninputs; i++) {
+		if (cmd->inputs[i].raw)
+			return xasprintf("%s is raw data (-b)",
+					 cmd->inputs[i].name);
+		if (cmd->inputs[i].path && info->file[i].kind == FILE_OTHER)
+			return xasprintf("%s is not an object or archive",
+					 cmd->inputs[i].path);
+	}
+	return NULL;
+}
+
+/* Fat mode: the merged IR first, then the native object that carries it. */
+static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+		    const struct inputs_info *info)
+{
+	struct plugin_files none = { NULL, NULL, NULL };
+	char *ir = tmp_file("ir.o");
+
+	if (!ir || run_lto(cmd, tc, info, "rel", ir, &none))
+		return 1;
+	return plugin_link(cmd, tc, info, "nolto-rel", ir);
 }
 
 static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
@@ -569,19 +707,33 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 			"running LTO now instead (--lto-partial=native)",
 			cmd->output, blocker);
 		free(blocker);
-		return plugin_link(cmd, tc, info, "nolto-rel");
+		break;
+	case PARTIAL_FAT:
+		/* whole-program: what it made internal is for no later link */
+		if (cmd->whole_program) {
+			trace("--lto-whole-program: a native object, no IR");
+			break;
+		}
+		blocker = fat_blocker(cmd, info);
+		if (!blocker)
+			return fat_link(cmd, tc, info);
+		warning("%s: the output cannot carry GCC IR (%s); a later "
+			"link sees native code only (--lto-partial=native)",
+			cmd->output, blocker);
+		free(blocker);
+		break;
 	case PARTIAL_IR:
 		if (info->ir.first_native)
 			return error("%s: holds no GCC IR; --lto-partial=ir "
 				     "writes one merged IR object, which cannot "
 				     "carry native code (use --lto-partial="
 				     "native or thin)", info->ir.first_native);
-		return plugin_link(cmd, tc, info, "rel");
+		return plugin_link(cmd, tc, info, "rel", NULL);
 	case PARTIAL_NATIVE:
 	case PARTIAL_UNSET:
 		break;
 	}
-	return plugin_link(cmd, tc, info, "nolto-rel");
+	return plugin_link(cmd, tc, info, "nolto-rel", NULL);
 }
 
 /*
@@ -602,6 +754,29 @@ static int run_real_tool(struct strvec *argv)
 	return rc < 0 ? 1 : rc;
 }
 
+/*
+ * The gcc driver's LTO link (gcc -B route): unless its options already
+ * choose (-flto=N, jobserver, auto), LTRANS runs in parallel, as in
+ * lto-ld's own links; GCC 12 would compile the partitions one by one.
+ */
+static int driver_ltrans_jobs(void)
+{
+	const char *opts = getenv("COLLECT_GCC_OPTIONS");
+	char *jobs_flag, *more;
+	int rc;
+
+	if (!opts || strstr(opts, "'-flto="))
+		return 0;
+	if (ltrans_jobs(&jobs_flag))
+		return 1;
+	more = xasprintf("%s%s'%s'", opts, *opts ? " " : "", jobs_flag);
+	trace("COLLECT_GCC_OPTIONS+='%s'", jobs_flag);
+	rc = setenv("COLLECT_GCC_OPTIONS", more, 1) ? error("setenv: %s", strerror(errno)) : 0;
+	free(more);
+	free(jobs_flag);
+	return rc;
+}
+
 /* Run the real ld with CMD's arguments (lto-ld thin archives wrapped). */
 static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		      const struct inputs_info *info)
@@ -609,6 +784,8 @@ static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct strvec argv = STRVEC_INIT;
 	int rc;
 
+	if (cmd->caller_plugin && info->ir.any_ir && driver_ltrans_jobs())
+		return 1;
 	strvec_push(&argv, tc->real_tool);
 	push_link_args(&argv, cmd, info, true);
 	rc = run_real_tool(&argv);
@@ -659,8 +836,8 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 	strvec_clear(&args);
 	if (cmd->help)
 		printf("lto-ld options (consumed, not passed to ld):\n"
-		       "  --lto-partial=thin|native|ir  output of ld -r with "
-		       "GCC IR (default native)\n"
+		       "  --lto-partial=fat|thin|native|ir  output of ld -r "
+		       "with GCC IR (default fat)\n"
 		       "  --lto-flags=FLAGS             options for the LTO step "
 		       "(e.g. -Wno-lto-type-mismatch)\n"
 		       "  --lto-report=FILE             what became of each IR "
@@ -730,7 +907,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);
 	} else {
-		rc = plugin_link(&cmd, tc, &info, NULL);
+		rc = plugin_link(&cmd, tc, &info, NULL, NULL);
 	}
 out:
 	inputs_free(&info);

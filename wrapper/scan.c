@@ -176,6 +176,7 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	type = (unsigned)get(&e, ehdr + 16, 2);
 	obj->ir = obj->fat = false;
 	obj->lto_major = 0;
+	obj->lto_header = -1;
 	obj->machine = (int)get(&e, ehdr + 18, 2);
 	if (type != ET_REL)
 		return 1;	/* executables and shared libraries never carry IR */
@@ -240,14 +241,18 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 		name = names + sh.name;
 		if (starts_with(name, LTO_SYMTAB_PREFIX))
 			obj->ir = true;
-		else if (starts_with(name, LTO_HEADER_PREFIX) && !obj->lto_major)
+		else if (starts_with(name, LTO_HEADER_PREFIX) && !obj->lto_major) {
 			obj->lto_major = lto_major_at(r, &sh);
+			obj->lto_header = r->base + (off_t)sh.offset;
+		}
 		else if (starts_with(name, ".text") && sh.size > 0)
 			has_text = true;
 	}
 	obj->fat = obj->ir && has_text;
-	if (!obj->ir)
+	if (!obj->ir) {
 		obj->lto_major = 0;
+		obj->lto_header = -1;
+	}
 out:
 	free(names);
 	free(tail);
@@ -363,7 +368,7 @@ static int scan_nested_member(const char *path, off_t origin,
 			      struct archive_ctx *ctx, const char *thin)
 {
 	struct region r, m;
-	struct scan_object obj = { path, NULL, false, false, false, 0, 0 };
+	struct scan_object obj = { path, NULL, false, false, false, 0, -1, 0 };
 	char hdr[AR_HDR_SIZE];
 	off_t size;
 	int rc;
@@ -472,7 +477,7 @@ static int scan_archive(const struct region *r, bool thin,
 				struct region m = { r->fd, r->base + data, size,
 						    r->path, name, NULL, { 0 }, 0 };
 				struct scan_object obj = { r->path, name, false,
-							   false, false, 0, 0 };
+							   false, false, 0, -1, 0 };
 				int elf;
 
 				if (size > r->size - data) {
@@ -564,7 +569,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
-	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, 0 };
+	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, -1, 0 };
 	enum file_kind kind;
 	unsigned char *mem = NULL;
 	int rc = 0;

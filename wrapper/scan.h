@@ -35,6 +35,7 @@ struct scan_object {
 	bool ir;		/* holds .gnu.lto_.symtab sections (slim or fat) */
 	bool fat;		/* IR plus native code */
 	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
+	off_t lto_header;	/* where in PATH the LTO stream header is, or -1 */
 	int machine;		/* e_machine (EM_ARM...), 0 when not ELF */
 };
 

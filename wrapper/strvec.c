@@ -35,6 +35,17 @@ void strvec_pushv(struct strvec *sv, char *const *v)
 		strvec_push(sv, *v);
 }
 
+void strvec_pushl(struct strvec *sv, ...)
+{
+	va_list ap;
+	const char *s;
+
+	va_start(ap, sv);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(sv, s);
+	va_end(ap);
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)

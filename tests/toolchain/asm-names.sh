@@ -143,7 +143,9 @@ check_fails "one LTRANS unit with const and writable data in a section: GCC alon
 	"section type conflict" \
 	gcc -O2 -flto -flto-partition=one -r -nostdlib -o sec-gcc.o sec1.o sec2.o
 check "lto-ld links them (the plugin in the LTO step)" \
-	"$BIN/lto-ld" -r --lto-flags=-flto-partition=one -o sec.o sec1.o sec2.o
+	"$BIN/lto-ld" -r --lto-partial=native --lto-flags=-flto-partition=one -o sec.o sec1.o sec2.o
+check "...and merges their IR (fat ld -r: the plugin in the incremental link)" \
+	"$BIN/lto-ld" -r --lto-partial=fat --lto-flags=-flto-partition=one -o sec-fat.o sec1.o sec2.o
 if readelf -SW sec.o | grep -q ' \.init\.rodata .* WA '; then
 	ok "the section is writable, as ld makes it from separate objects"
 else

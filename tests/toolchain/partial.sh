@@ -1,5 +1,5 @@
 #!/bin/sh
-# ld -r with GCC IR in every mode (thin, native, ir), each followed by a
+# ld -r with GCC IR in every mode (fat, thin, native, ir), each followed by a
 # final link; the default mode; LTO_LD_PARTIAL; mixed IR and native inputs.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
@@ -42,9 +42,27 @@ partial() {
 		ok "$name: ir: LTO at the final link removed foo and bar" ||
 		not_ok "$name: ir: LTO at the final link removed foo and bar"
 
+	check "$name: fat ld -r" "$ld" -r --lto-partial=fat -o fat.o foo.o bar.o
+	if readelf -h fat.o | grep -q 'REL (Relocatable' && readelf -SW fat.o | grep -q ' \.text ' &&
+	   [ "$(readelf -SW fat.o | grep -c '\.gnu\.lto_\.symtab\.')" -eq 1 ] &&
+	   ! readelf -sW fat.o | grep -q __gnu_lto_slim; then
+		ok "$name: fat output is a native object carrying one merged IR object"
+	else not_ok "$name: fat output is a native object carrying one merged IR object"; fi
+	check "$name: final link of the fat output" "$ld" -e main -o fat.exe fat.o main.o
+	[ "$("$nm" fat.exe | grep -Ec ' (foo|bar)$')" -eq 0 ] &&
+		ok "$name: fat: LTO at the final link removed foo and bar" ||
+		not_ok "$name: fat: LTO at the final link removed foo and bar"
+	# ld without the plugin takes the native part, and says nothing
+	"${prefix}gcc" -O2 -c ../main.c -o native-main.o
+	out=$("${prefix}ld" -e main -o fat-plain.exe fat.o native-main.o 2>&1)
+	if [ $? -eq 0 ] && [ -z "$out" ] && "$nm" fat-plain.exe | grep -q ' T foo$'; then
+		ok "$name: fat: plain ld links the native code, without a warning"
+	else not_ok "$name: fat: plain ld links the native code, without a warning"; diag "$out"; fi
+
 	"$ld" -r -o default.o foo.o bar.o
-	readelf -h default.o 2>/dev/null | grep -q 'REL (Relocatable' && ! readelf -SW default.o | grep -q gnu.lto_ &&
-		ok "$name: the default mode is native" || not_ok "$name: the default mode is native"
+	readelf -h default.o 2>/dev/null | grep -q 'REL (Relocatable' && readelf -SW default.o | grep -q gnu.lto_ &&
+	   readelf -SW default.o | grep -q ' \.text ' &&
+		ok "$name: the default mode is fat" || not_ok "$name: the default mode is fat"
 	LTO_LD_PARTIAL=thin "$ld" -r -o env.o foo.o bar.o
 	[ "$(head -c 8 env.o)" = '!<thin>' ] && ok "$name: LTO_LD_PARTIAL=thin selects thin" ||
 		not_ok "$name: LTO_LD_PARTIAL=thin selects thin"
@@ -58,6 +76,12 @@ partial() {
 	check "$name: thin ld -r of IR mixed with native code" \
 		"$ld" -r --lto-partial=thin -o mixthin.o foo.o native-bar.o
 	check "$name: ...and its final link" "$ld" -e main -o mixthin.exe mixthin.o main.o
+	out=$("$ld" -r -o mixfat.o foo.o native-bar.o 2>&1)
+	if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q "mixfat.o: the output cannot carry GCC IR (native-bar.o holds no GCC IR)" &&
+	   ! readelf -SW mixfat.o | grep -q gnu.lto_; then
+		ok "$name: default mode with native code: native output, and says why"
+	else not_ok "$name: default mode with native code: native output, and says why"; diag "$out"; fi
+	check "$name: ...and its final link" "$ld" -e main -o mixfat.exe mixfat.o main.o
 	check_fails "$name: ir mode refuses native inputs, naming them" "native-bar.o: holds no GCC IR" \
 		"$ld" -r --lto-partial=ir -o mixir.o foo.o native-bar.o
 	[ ! -e mixir.o ] && ok "$name: ...and leaves no output" || not_ok "$name: ...and leaves no output"
@@ -65,7 +89,16 @@ partial() {
 	# GCC's early-debug anchors (<file>.<hash>, weak hidden in .debug_info)
 	# become local in native output: nm shows them as N, not W.
 	for f in foo bar; do "${prefix}gcc" -O2 -g -flto -c "../$f.c" -o "g-$f.o"; done
-	"$ld" -r -o g.o g-foo.o g-bar.o
+	"$ld" -r --lto-partial=native -o g.o g-foo.o g-bar.o
+	"$ld" -r -o g-fat.o g-foo.o g-bar.o
+	# (the IR part keeps its own weak ones, in early-debug sections that
+	# a link without LTO leaves out, as with gcc -ffat-lto-objects)
+	"${prefix}gcc" -O2 -g -c ../main.c -o g-native-main.o
+	"${prefix}gcc" -fno-lto -g -o g-fat.exe g-native-main.o g-fat.o
+	if [ "$(readelf -sW g-fat.o | grep -Ec ' LOCAL .* [a-z]+\.c\.[0-9a-f]+$')" -eq 2 ] &&
+	   [ "$(readelf -SW g-fat.exe | grep -c debuglto)" -eq 0 ]; then
+		ok "$name: ...and in the native part of fat output, the IR's early debug excluded"
+	else not_ok "$name: ...and in the native part of fat output, the IR's early debug excluded"; fi
 	"${prefix}gcc" -O2 -g -flto -r -flinker-output=nolto-rel -o g-ctl.o g-foo.o g-bar.o
 	weak=$("$nm" g.o | grep -Ec ' W [a-z]+\.c\.[0-9a-f]+$')
 	local=$("$nm" g.o | grep -Ec ' N [a-z]+\.c\.[0-9a-f]+$')

@@ -1,0 +1,113 @@
+#!/bin/sh
+# A kbuild-style userland tree (busybox-like): two directories, each
+# `ld -r`'d by lto-ld in its default (fat) mode into built-in.o, then the
+# program linked by `gcc -flto -B<dir with lto-ld as ld>/`.  LTO must work
+# across the directories (a function of one inlined into the other, an
+# unused one removed), while nm, size and objdump still read the partial
+# outputs and a link without LTO still uses their native code.  Native
+# mode is the control: there every global of a directory stays.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+mkdir -p src/lib src/app gccdir
+ln -s "$LTO_LD" gccdir/ld
+cat > src/lib/calc.c <<'EOF'
+int scale(int x) { return x * 3; }
+EOF
+cat > src/lib/unused.c <<'EOF'
+int never_called(int x) { return x * x + 17; }
+EOF
+cat > src/app/app.c <<'EOF'
+int scale(int x);
+int app_run(int x) { return scale(x) + 1; }
+EOF
+cat > src/main.c <<'EOF'
+int app_run(int x);
+int main(void) { return app_run(4); }
+EOF
+
+# tree PREFIX NAME RUNNER...: build, link and check the tree for PREFIX
+tree() {
+	prefix=$1 name=$2; shift 2
+	mkdir "$name" && cd "$name" || return
+	cc=${prefix}gcc nm=${prefix}nm ld="$BIN/${prefix}lto-ld"
+	mkdir lib app
+	for f in lib/calc lib/unused app/app main; do
+		"$cc" -O2 -flto -c "../src/$f.c" -o "$f.o"
+	done
+	"$cc" -O2 -c ../src/main.c -o main-native.o
+
+	check "$name: ld -r of lib/ (default mode)" "$ld" -r -o lib/built-in.o lib/calc.o lib/unused.o
+	check "$name: ld -r of app/ (default mode)" "$ld" -r -o app/built-in.o app/app.o
+	check "$name: native ld -r of lib/ (the control)" \
+		"$ld" -r --lto-partial=native -o lib/native.o lib/calc.o lib/unused.o
+
+	# the partial output is an ELF relocatable that tools read
+	readelf -h lib/built-in.o | grep -q 'REL (Relocatable' &&
+		ok "$name: lib/built-in.o is a relocatable object" ||
+		not_ok "$name: lib/built-in.o is a relocatable object"
+	[ "$(readelf -SW lib/built-in.o | grep -c '\.gnu\.lto_')" -gt 0 ] &&
+		ok "$name: ...that carries GCC IR" || not_ok "$name: ...that carries GCC IR"
+	syms=$("$nm" lib/built-in.o 2>&1)
+	printf '%s\n' "$syms" | grep -q ' T scale$' && printf '%s\n' "$syms" | grep -q ' T never_called$' &&
+		! printf '%s\n' "$syms" | grep -q 'plugin needed' &&
+		ok "$name: nm lists its functions" || { not_ok "$name: nm lists its functions"; diag "$syms"; }
+	text=$(${prefix}size lib/built-in.o | awk 'NR == 2 {print $1}')
+	[ "${text:-0}" -gt 0 ] && ok "$name: size reads its native code ($text bytes of text)" ||
+		not_ok "$name: size reads its native code"
+	${prefix}objdump -d lib/built-in.o | grep -q '<scale>:' &&
+		ok "$name: objdump disassembles scale" || not_ok "$name: objdump disassembles scale"
+
+	# LTO across the directories at the final link through the gcc driver
+	check "$name: gcc -flto -B final link" \
+		"$cc" -O2 -flto -B../gccdir/ -o prog main.o lib/built-in.o app/built-in.o
+	"$@" ./prog; rc=$?
+	[ $rc -eq 13 ] && ok "$name: the program returns 13" || not_ok "$name: the program returns 13 (got $rc)"
+	[ "$("$nm" prog | grep -c ' never_called$')" -eq 0 ] &&
+		ok "$name: the unused function of lib/ is gone" ||
+		not_ok "$name: the unused function of lib/ is gone"
+	[ "$("$nm" prog | grep -Ec ' (scale|app_run)$')" -eq 0 ] &&
+		ok "$name: scale and app_run were inlined across directories" ||
+		not_ok "$name: scale and app_run were inlined across directories"
+	# LTRANS in parallel unless the driver's options choose
+	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
+	printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+='-flto=3'" &&
+		ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" ||
+		{ not_ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS"; diag "$out"; }
+	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto=1 -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
+	! printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+=" &&
+		ok "$name: ...but not when it says -flto=1" ||
+		{ not_ok "$name: ...but not when it says -flto=1"; diag "$out"; }
+	check "$name: control: the final link of the native lib/" \
+		"$cc" -O2 -flto -B../gccdir/ -o prog-native main.o lib/native.o app/built-in.o
+	[ "$("$nm" prog-native | grep -c ' never_called$')" -eq 1 ] &&
+		ok "$name: control: native mode keeps never_called" ||
+		not_ok "$name: control: native mode keeps never_called"
+
+	# a link without LTO uses the native code of the fat outputs
+	out=$("$cc" -fno-lto -o prog-nolto main-native.o lib/built-in.o app/built-in.o 2>&1)
+	if [ $? -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'plugin needed'; then
+		ok "$name: a link without LTO takes the native code, silently"
+	else
+		not_ok "$name: a link without LTO takes the native code, silently"; diag "$out"
+	fi
+	"$@" ./prog-nolto; rc=$?
+	[ $rc -eq 13 ] && ok "$name: ...and the program returns 13" ||
+		not_ok "$name: ...and the program returns 13 (got $rc)"
+
+	# a fat output of fat outputs (a directory of directories)
+	check "$name: ld -r of the two built-in.o" "$ld" -r -o built-in.o lib/built-in.o app/built-in.o
+	check "$name: ...and its final link" "$cc" -O2 -flto -B../gccdir/ -o prog2 main.o built-in.o
+	"$@" ./prog2; rc=$?
+	[ $rc -eq 13 ] && [ "$("$nm" prog2 | grep -Ec ' (never_called|scale)$')" -eq 0 ] &&
+		ok "$name: nested: returns 13, never_called and scale gone" ||
+		not_ok "$name: nested: returns 13, never_called and scale gone (got $rc)"
+	cd ..
+}
+
+tree "" host
+if have arm-linux-gnueabihf-gcc && have qemu-arm; then
+	tree arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
+else
+	skip "arm-linux-gnueabihf-gcc or qemu-arm not installed"
+fi
+done_testing
