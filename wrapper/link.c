@@ -597,12 +597,10 @@ static bool harmless_in_thin(const char *opt)
 }
 
 /* Why thin mode cannot represent this ld -r (NULL when it can). */
-static char *thin_blocker(const struct ld_cmdline *cmd,
-			  const struct inputs_info *info)
+/* An input that is neither an object nor an archive (NULL: none). */
+static char *non_object_input(const struct ld_cmdline *cmd,
+			      const struct inputs_info *info)
 {
-	if (info->library_archive)
-		return xasprintf("%s is an archive linked on demand",
-				 info->library_archive);
 	for (size_t i = 0; i < cmd->ninputs; i++) {
 		if (cmd->inputs[i].raw)
 			return xasprintf("%s is raw data (-b)",
@@ -612,6 +610,15 @@ static char *thin_blocker(const struct ld_cmdline *cmd,
 					 cmd->inputs[i].path);
 	}
 	return NULL;
+}
+
+static char *thin_blocker(const struct ld_cmdline *cmd,
+			  const struct inputs_info *info)
+{
+	if (info->library_archive)
+		return xasprintf("%s is an archive linked on demand",
+				 info->library_archive);
+	return non_object_input(cmd, info);
 }
 
 static int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
@@ -661,15 +668,7 @@ static char *fat_blocker(const struct ld_cmdline *cmd,
 {
 	if (info->ir.first_native)
 		return xasprintf("%s holds no GCC IR", info->ir.first_native);
-	for (size_t i = 0; i < cmd->ninputs; i++) {
-		if (cmd->inputs[i].raw)
-			return xasprintf("%s is raw data (-b)",
-					 cmd->inputs[i].name);
-		if (cmd->inputs[i].path && info->file[i].kind == FILE_OTHER)
-			return xasprintf("%s is not an object or archive",
-					 cmd->inputs[i].path);
-	}
-	return NULL;
+	return non_object_input(cmd, info);
 }
 
 /* Fat mode: the merged IR first, then the native object that carries it. */
