@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job, from a fresh checkout: set-up, build lto-ld, the seed
-# example end to end (scripts/demo.sh), then the kernel: mps2, virt and
+# example end to end (scripts/demo.sh), busybox plain and through lto-ld
+# with its testsuite (scripts/busybox.sh), then the kernel: mps2, virt and
 # stm32 built with and without GCC LTO through lto-ld, mps2 and virt
 # booted in QEMU and checked for parity, and the measured results tables
 # (also written into README.md).
@@ -11,4 +12,5 @@ dir=$top/_build/default
 "$top/scripts/setup.sh" "$dir"
 make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/demo.sh" "$dir/lto-ld"
+"$top/scripts/busybox.sh" "$dir/lto-ld"
 exec "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32
