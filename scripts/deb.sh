@@ -7,7 +7,8 @@
 # autopkgtest smoke test (debian/tests/seed) against that root.  The
 # temporary folder is removed at the end.
 # Usage: scripts/deb.sh [LOG]   LOG gets the harness' "# PASS: N" lines,
-# which scripts/run-tests.sh adds to its totals.
+# which scripts/run-tests.sh adds to its totals.  DEB_OUT=DIR: copy the
+# packages there too (to install them: apt install ./lto-ld_*.deb).
 # DEB_BUILD_OPTIONS defaults to nocheck: make check runs twice in CI
 # already; set it to "" to run it in the package build as well.
 set -u
@@ -32,14 +33,21 @@ mkdir "$src" && (cd "$top" && git ls-files -z -co --exclude-standard |
 	xargs -0 tar -cf - --no-recursion) | tar -C "$src" -xf - ||
 	{ not_ok "copy the tree"; finish; }
 
-echo "== deb: dpkg-buildpackage -us -uc -b (DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck}) =="
-if (cd "$src" && DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS-nocheck} \
-	dpkg-buildpackage -us -uc -b) > "$tmp/build.log" 2>&1; then
+opts=${DEB_BUILD_OPTIONS-nocheck} profiles=
+case " $opts " in *" nocheck "*) profiles=-Pnocheck ;; esac
+echo "== deb: dpkg-buildpackage -us -uc -b $profiles (DEB_BUILD_OPTIONS=$opts) =="
+if (cd "$src" && DEB_BUILD_OPTIONS=$opts dpkg-buildpackage -us -uc -b $profiles) \
+	> "$tmp/build.log" 2>&1; then
 	ok "dpkg-buildpackage: $(cd "$tmp" && ls *.deb | tr '\n' ' ')"
+	# make check's own line, when the build ran it (no nocheck)
+	grep -E '^[0-9]+ passed, [0-9]+ failed' "$tmp/build.log" | sed 's/^/   make check in the package build: /'
+
 else
-	not_ok "dpkg-buildpackage"; tail -40 "$tmp/build.log"; finish
+	not_ok "dpkg-buildpackage"; tail -40 "$tmp/build.log"
+	not_ok "lintian: no packages"; not_ok "autopkgtest seed: no packages"; finish
 fi
 changes=$(ls "$tmp"/lto-ld_*.changes)
+[ -z "${DEB_OUT:-}" ] || cp "$tmp"/*.deb "$DEB_OUT"/ || { not_ok "copy the packages to $DEB_OUT"; finish; }
 for deb in "$tmp"/*.deb; do
 	echo "-- $(basename "$deb")"
 	dpkg-deb -f "$deb" Depends | sed 's/^/   Depends: /'
