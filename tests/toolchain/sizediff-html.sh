@@ -145,6 +145,36 @@ else
 	else
 		not_ok "chromium: the rendered page"; diag "$out" "$(tail -5 dom.html.err)"
 	fi
+	# the sortable table, through the page's own click handlers: a
+	# script appended to a copy clicks "change" (largest first), copies
+	# the order, then clicks "symbol" (by name)
+	sed 's|^</body>$|<script>\
+var t = document.getElementById("changes"), got = [];\
+function col(i) { return Array.from(t.querySelectorAll("tbody tr")).map(function (r) { return r.children[i].textContent; }).join("\|"); }\
+t.querySelectorAll("th")[4].click(); got.push(col(4));\
+t.querySelectorAll("th")[0].click(); got.push(col(0));\
+var p = document.createElement("p"); p.id = "sorted"; p.textContent = got.join("\\n"); document.body.appendChild(p);\
+</script>\
+</body>|' page.html > sorted.html
+	if render sorted.html sorted.dom &&
+	   out=$(python3 - sorted.dom all.json <<'PY'
+import json, re, sys
+dom, data = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+m = re.search(r'<p id="sorted">(.*?)</p>', dom, re.S)
+assert m, "no result: the appended script did not run"
+changes, names = [l.split("|") for l in m.group(1).split("\n")]
+want = sorted(data["symbols"], key=lambda s: -abs(s["diff"]))
+got = [abs(int(c.replace(",", "").replace("+", ""))) for c in changes]
+assert got == [abs(s["diff"]) for s in want], (got, want)
+assert names == sorted(s["name"] for s in data["symbols"]), names
+print("%d rows" % len(names))
+PY
+); then
+		ok "chromium: clicking 'change' sorts the changes largest first, 'symbol' by name ($out)"
+	else
+		not_ok "chromium: the table of changes sorts by the column clicked"; diag "$out" "$(tail -3 sorted.dom.err)"
+	fi
+
 	# broken pages must fail the same checks: a cell's bytes changed, a script error
 	sed 's/^\(\[[0-9]*, "table_a", [0-9]*, \)\([0-9]*\)\]/\1999]/' page.html > wrong.html
 	sed 's/^drawTables(report);$/drawTables(undefined);/' page.html > broken.html
