@@ -73,24 +73,26 @@ function squarify(items, x, y, w, h, place) {
 			best = ratio;
 			i++;
 		}
-		var last = i === items.length;
-		if (w >= h) {
-			/* a column at the left; the last one takes what is left */
-			var cw = last ? w : sum / h, yy = y;
-			for (var k = start; k < i; k++) {
-				var ch = k === i - 1 ? y + h - yy : items[k].value * scale / cw;
-				place(items[k], x, yy, cw, ch);
-				yy += ch;
-			}
-			x += cw; w -= cw;
+		/*
+		 * The row goes along the shorter side: a column at the left of
+		 * a wide rectangle, a row at the top of a tall one.  The last
+		 * row, and the last box of a row, take what is left, so that
+		 * rounding leaves no gap.
+		 */
+		var wide = w >= h, pos = 0;
+		var thick = i === items.length ? (wide ? w : h) : sum / side;
+		for (var k = start; k < i; k++) {
+			var len = k === i - 1 ? side - pos : items[k].value * scale / thick;
+			if (wide)
+				place(items[k], x, y + pos, thick, len);
+			else
+				place(items[k], x + pos, y, len, thick);
+			pos += len;
+		}
+		if (wide) {
+			x += thick; w -= thick;
 		} else {
-			var rh = last ? h : sum / w, xx = x;
-			for (var k2 = start; k2 < i; k2++) {
-				var rw = k2 === i - 1 ? x + w - xx : items[k2].value * scale / rh;
-				place(items[k2], xx, y, rw, rh);
-				xx += rw;
-			}
-			y += rh; h -= rh;
+			y += thick; h -= thick;
 		}
 	}
 }
