@@ -1,7 +1,8 @@
 #!/bin/sh
 # The option and environment lists of the README, the man pages and
 # --help must name the same things: a new option fails here until all
-# three document it.  Also: each man page passes man's own checks.
+# three document it.  Also: each man page passes man's own checks, and
+# the man pages and debian/changelog carry configure's version.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 : "${TOP_BUILDDIR:?}"
@@ -70,6 +71,15 @@ man_items "$man/lto-sizediff.1" ENVIRONMENT | envnames > man-sdenv
 grep -oE 'LTO_SIZEDIFF_[A-Z]+' sd-help.txt | sort -u > help-sdenv
 same "lto-sizediff's environment: README = lto-sizediff.1" readme-sdenv man-sdenv
 same "lto-sizediff's environment: README = lto-sizediff --help" readme-sdenv help-sdenv
+
+# ---- one version: configure's, in the man pages and debian/changelog ----
+version=$("$LTO_LD" --version | tail -n 1 | cut -d' ' -f2)
+bad=$(for page in "$man"/*.1; do
+	grep -q "^\.TH .* \"lto-ld $version\"" "$page" || basename "$page"
+done)
+head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="$bad debian/changelog"
+[ -n "$version" ] && [ -z "$bad" ] && ok "the man pages and debian/changelog say version $version" ||
+	not_ok "the man pages and debian/changelog say version $version (not: $bad)"
 
 # ---- the pages themselves ----
 for page in "$man"/*.1; do
