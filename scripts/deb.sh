@@ -27,11 +27,16 @@ finish() {
 	exit
 }
 
-# the tree as git has it (tracked files and new ones not ignored)
+# the tree as git has it (tracked files and new ones not ignored); from
+# a release tarball (make dist), the tree less its build folders
 src=$tmp/lto-ld-$version
-mkdir "$src" && (cd "$top" && git ls-files -z -co --exclude-standard |
-	xargs -0 tar -cf - --no-recursion) | tar -C "$src" -xf - ||
-	{ not_ok "copy the tree"; finish; }
+if git -C "$top" rev-parse --git-dir > /dev/null 2>&1; then
+	mkdir "$src" && (cd "$top" && git ls-files -z -co --exclude-standard |
+		xargs -0 tar -cf - --no-recursion) | tar -C "$src" -xf -
+else
+	mkdir "$src" && tar -C "$top" --exclude=./_build --exclude=./build -cf - . |
+		tar -C "$src" -xf -
+fi || { not_ok "copy the tree"; finish; }
 
 # the source package too (format 3.0 (native)), for lintian's source
 # checks, made before the build writes into the copy
