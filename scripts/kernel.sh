@@ -519,7 +519,9 @@ levers() {
 
 # sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto with the
 # LTO report of TARGET-lto's vmlinux.o (relinked for it, then vmlinux
-# from it), in TARGET-lto's folder; the keep-reason table into the README
+# from it), in TARGET-lto's folder: sizediff.txt, sizediff.json and
+# sizediff.html (the treemap page, every change in its table); the
+# keep-reason table into the README
 sizediff() {
 	t=$1 kb=$cache/kbuild
 	out=$kb/$t-lto report=$t-lto/lto-report.json
@@ -545,9 +547,14 @@ sizediff() {
 		echo "kernel: lto-sizediff failed (exit $status)" >&2
 		return 1
 	fi
-	(cd "$kb" && "$bin/${cross}lto-sizediff" --json --top=0 "$@") \
-		2> /dev/null > "$out/sizediff.json"
+	if ! (cd "$kb" && "$bin/${cross}lto-sizediff" --json --top=0 \
+		--html="$out/sizediff.html" "$@") 2> "$out/sizediff-json.err" > "$out/sizediff.json"; then
+		grep -v ': no symbols$' "$out/sizediff-json.err" >&2
+		echo "kernel: lto-sizediff --json --html failed" >&2
+		return 1
+	fi
 	cat "$out/sizediff.txt"
+	echo "kernel: the treemap page: $out/sizediff.html"
 	{
 		echo '```'
 		sed -n '/^by keep reason/,$p' "$out/sizediff.txt"

@@ -5,7 +5,9 @@
 # through lto-ld (compiles cached by ccache), booted in QEMU, and the LTO
 # kernels compared with the non-LTO ones (KUnit, initcall order, console,
 # module, kallsyms), and two broken states that the comparison must catch.
-# In between, scripts/fuzz.sh: each libFuzzer harness for 60 seconds.
+# In between, scripts/deb.sh (the Debian packages built, lintian, the
+# autopkgtest smoke test against a dpkg -x root) and scripts/fuzz.sh:
+# each libFuzzer harness for 60 seconds.
 # Ends with one line: "N passed, N failed, N skipped" (a skip is not a pass).
 set -u
 
@@ -25,6 +27,15 @@ for variant in default asan; do
 	[ -f "$dir/test-suite.log" ] || rc=1
 done
 
+# the Debian packages: built (without make check: it ran twice above),
+# lintian --pedantic, unpacked with dpkg -x into a temporary root and the
+# autopkgtest smoke test run against it; nothing installed (~1 minute)
+echo "== Debian packages: build, lintian, autopkgtest smoke test in a dpkg -x root =="
+rm -f "$top/_build/deb.log"
+DEB_BUILD_OPTIONS=nocheck "$top/scripts/deb.sh" "$top/_build/deb.log" || rc=1
+# a deb.sh that died before writing its counts is one failure
+[ -f "$top/_build/deb.log" ] || printf '# FAIL: 1\n' > "$top/_build/deb.log"
+
 # the parsers under libFuzzer (ASan/UBSan): 60 s each, two at a time
 echo "== fuzz: option parser, ELF and archive readers, keep files =="
 "$top/scripts/fuzz.sh" 60 || rc=1
@@ -43,5 +54,5 @@ awk -v k=$kernel '/^# (PASS|XPASS):/ { p += $3 } /^# SKIP:/ { s += $3 }
      /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
      END { p += k; f += 1 - k; printf "%d passed, %d failed, %d skipped\n", p, f, s }' \
 	"$top"/_build/default/test-suite.log "$top"/_build/asan/test-suite.log \
-	"$top"/_build/fuzz/fuzz.log 2>/dev/null
+	"$top"/_build/deb.log "$top"/_build/fuzz/fuzz.log 2>/dev/null
 exit $rc

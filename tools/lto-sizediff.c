@@ -14,6 +14,7 @@
 #include "strmap.h"
 #include "strvec.h"
 #include "symname.h"
+#include "tmp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ struct options {
 	struct strvec objects;
 	const char *nm;		/* --nm, else NULL */
 	const char *report;	/* --report, else NULL */
+	const char *html;	/* --html, else NULL */
 	const char *file[2];
 };
 
@@ -68,17 +70,23 @@ struct state {
 	size_t dir;		/* its directory */
 
 	struct lto_report report;	/* --report */
+	int machine[2];			/* e_machine of each image */
+	bool want_cells;		/* --html: keep the treemap's leaves */
+	struct cells cells;
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--json] [--top=N] [--objects=FILE]... [--report=FILE]\n"
-		"       [--nm=PROG] OLD NEW\n"
+		"usage: %s [--json] [--html=FILE] [--top=N] [--objects=FILE]...\n"
+		"       [--report=FILE] [--nm=PROG] OLD NEW\n"
 		"Compare the symbol sizes of two linked images (nm -S), by name\n"
 		"(GCC clone suffixes such as .lto_priv.N and .constprop.N removed)\n"
 		"and, with --objects, by the source directory of the defining object.\n"
 		"  --json           one JSON object instead of text\n"
+		"  --html=FILE      also write FILE: one self-contained page with a\n"
+		"                   treemap of NEW by directory and symbol, coloured\n"
+		"                   by change, and sortable tables\n"
 		"  --top=N          rows per list (default %d; 0: all)\n"
 		"  --objects=FILE   objects or archives (regular, thin, GCC IR) the\n"
 		"                   images were built from; repeatable\n"
@@ -148,6 +156,19 @@ static void image_symbol(void *ctx, char type, bool has_size, uint64_t size,
 	im->size += size;
 }
 
+/* Sizes of two architectures say nothing about LTO: refuse them. */
+static int same_machine(const struct state *st)
+{
+	int old = st->machine[OLD], new = st->machine[NEW];
+
+	if (old == new)
+		return 0;
+	return error("%s is for %s (ELF machine %d) but %s is for %s (ELF "
+		     "machine %d): compare two builds for one architecture",
+		     st->image[OLD].file, elf_machine_name(old), old,
+		     st->image[NEW].file, elf_machine_name(new), new);
+}
+
 static int read_image(struct state *st, const char *nm, int side, const char *file)
 {
 	static char *const args[] = { "-S", "--defined-only", NULL };
@@ -157,6 +178,9 @@ static int read_image(struct state *st, const char *nm, int side, const char *fi
 	st->side = side;
 	st->image[side].file = file;
 	if (input_kind(file, false) < 0)
+		return 1;
+	st->machine[side] = elf_machine(file);
+	if (st->machine[side] < 0 || (side == NEW && same_machine(st)))
 		return 1;
 	lines = nm_read(nm, args, file, &sink);
 	if (lines < 0)
@@ -346,6 +370,33 @@ static int read_objects(struct state *st, const char *nm, char *const *files)
 
 /* ---- attribution ---- */
 
+/* A treemap leaf (--html), for the bytes the images have of it. */
+static void add_cell(struct state *st, const char *dir, const char *name,
+		     const uint64_t size[2])
+{
+	struct cells *c = &st->cells;
+
+	if (!st->want_cells || !size[NEW])
+		return;
+	c->v = grow_to(c->v, &c->alloc, c->n, sizeof(*c->v));
+	c->v[c->n++] = (struct cell){ dir, name, { size[OLD], size[NEW] } };
+}
+
+/* Directory DIR gets SIZE of name NAME. */
+static void give(struct state *st, size_t dir, const char *name,
+		 const uint64_t size[2])
+{
+	for (int side = OLD; side <= NEW; side++)
+		st->dir_rows[dir].size[side] += size[side];
+	add_cell(st, st->dir_rows[dir].name, name, size);
+}
+
+/* SIZE * N / TOTAL without overflowing */
+static uint64_t share(uint64_t size, size_t n, size_t total)
+{
+	return size / total * n + size % total * n / total;
+}
+
 /*
  * A name defined in the objects of several directories (statics of one
  * name, or one definition compiled twice) is split between them by the
@@ -355,22 +406,20 @@ static int read_objects(struct state *st, const char *nm, char *const *files)
 static void split(struct state *st, const struct row *r, const struct defs *d)
 {
 	size_t total = 0;
+	uint64_t rest[2] = { r->size[OLD], r->size[NEW] };
 
 	for (size_t i = 0; i < d->n; i++)
 		total += d->d[i].objects;
-	for (int side = OLD; side <= NEW; side++) {
-		uint64_t given = 0;
+	for (size_t i = 1; i < d->n; i++) {
+		uint64_t part[2];
 
-		for (size_t i = 0; i < d->n; i++) {
-			uint64_t size = r->size[side], n = d->d[i].objects;
-			/* size * n / total without overflowing */
-			uint64_t share = size / total * n + size % total * n / total;
-
-			st->dir_rows[d->d[i].dir].size[side] += share;
-			given += share;
+		for (int side = OLD; side <= NEW; side++) {
+			part[side] = share(r->size[side], d->d[i].objects, total);
+			rest[side] -= part[side];
 		}
-		st->dir_rows[d->d[0].dir].size[side] += r->size[side] - given;
+		give(st, d->d[i].dir, r->name, part);
 	}
+	give(st, d->d[0].dir, r->name, rest);
 }
 
 static void attribute(struct state *st)
@@ -384,10 +433,9 @@ static void attribute(struct state *st)
 		if (di == STRMAP_NONE) {
 			if (unknown == STRMAP_NONE)
 				unknown = intern_dir(st, UNKNOWN_DIR);
-			for (int side = OLD; side <= NEW; side++) {
-				st->dir_rows[unknown].size[side] += r->size[side];
+			give(st, unknown, r->name, r->size);
+			for (int side = OLD; side <= NEW; side++)
 				st->attr.unknown_size[side] += r->size[side];
-			}
 			st->attr.unknown++;
 			continue;
 		}
@@ -494,6 +542,7 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 		{ "objects", required_argument, NULL, 'o' },
 		{ "nm", required_argument, NULL, 'n' },
 		{ "report", required_argument, NULL, 'r' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -517,6 +566,13 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 			break;
 		case 'r':
 			o->report = optarg;
+			break;
+		case 'H':
+			if (!*optarg) {
+				error("--html: the page needs a file name");
+				return bad_usage();
+			}
+			o->html = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -575,6 +631,7 @@ static void free_state(struct state *st, struct report *r)
 	free(st->defs);
 	free(st->rows);
 	free(st->dir_rows);
+	free(st->cells.v);
 	strmap_free(&st->names);
 	strmap_free(&st->defnames);
 	strmap_free(&st->dirs);
@@ -594,6 +651,17 @@ static int join_report(struct state *st, const struct options *o,
 	       reasons_join(&st->report, &st->names, st->rows, o->file[NEW], out);
 }
 
+static int write_stdout(const struct options *o, const struct report *r)
+{
+	if (o->json)
+		report_json(stdout, r);
+	else
+		report_text(stdout, r);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		return error("writing the output: %s", strerror(errno));
+	return 0;
+}
+
 static int run(const struct options *o, const char *nm)
 {
 	struct state st = { .names = STRMAP_INIT, .defnames = STRMAP_INIT,
@@ -601,6 +669,7 @@ static int run(const struct options *o, const char *nm)
 	struct report r = { .top = o->top };
 	int rc;
 
+	st.want_cells = o->html != NULL;
 	rc = read_image(&st, nm, OLD, o->file[OLD]) ||
 	     read_image(&st, nm, NEW, o->file[NEW]);
 	if (!rc && o->objects.n) {
@@ -609,18 +678,20 @@ static int run(const struct options *o, const char *nm)
 		if (!rc)
 			attribute(&st);
 	}
+	for (size_t i = 0; !rc && !st.attr.on && i < st.names.n; i++)
+		add_cell(&st, NULL, st.rows[i].name, st.rows[i].size);
 	if (!rc && o->report)
 		rc = join_report(&st, o, &r.reasons);
 	if (!rc) {
 		build_lists(&st, &r);
 		memcpy(r.image, st.image, sizeof(r.image));
 		r.attr = st.attr;
-		if (o->json)
-			report_json(stdout, &r);
-		else
-			report_text(stdout, &r);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = error("writing the output: %s", strerror(errno));
+		r.cells = st.cells;
+		/* the page first: a failure leaves neither it nor stdout's text */
+		if (o->html)
+			rc = report_html(o->html, &r);
+		if (!rc)
+			rc = write_stdout(o, &r);
 	}
 	free_state(&st, &r);
 	reasons_free(&r.reasons);
@@ -645,6 +716,7 @@ int main(int argc, char **argv)
 	}
 	nm = choose_nm(&o);
 	rc = nm ? run(&o, nm) : 1;
+	tmp_cleanup();	/* the --html page's temporary name, after a failure */
 	free(nm);
 	strvec_clear(&o.objects);
 	return rc;

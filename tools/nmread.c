@@ -56,6 +56,24 @@ int input_kind(const char *file, bool archives)
 	return -1;
 }
 
+int elf_machine(const char *file)
+{
+	unsigned char h[20];
+	ssize_t got;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return error("cannot open %s: %s", file, strerror(errno)), -1;
+	got = read_head(fd, (char *)h, sizeof(h));
+	close(fd);
+	if (got < 0)
+		return error("cannot read %s: %s", file, strerror(errno)), -1;
+	if (got < (ssize_t)sizeof(h))
+		return error("%s: truncated ELF header", file), -1;
+	/* EI_DATA: 2 is big-endian */
+	return h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+}
+
 char *find_in_path(const char *name)
 {
 	const char *path_env = getenv("PATH");

@@ -14,6 +14,12 @@ enum input_kind { INPUT_ELF, INPUT_ARCHIVE, INPUT_THIN_ARCHIVE };
  */
 int input_kind(const char *file, bool archives);
 
+/*
+ * The e_machine of the ELF file FILE (EM_ARM, EM_X86_64...); -1 after an
+ * error naming FILE when it is too short to have one.
+ */
+int elf_machine(const char *file);
+
 /* NAME's path (NAME itself when it holds a '/'), or NULL. */
 char *find_in_path(const char *name);
 

@@ -71,6 +71,22 @@ struct reasons {
 	struct bucket total;		/* what the buckets add up to: NEW */
 };
 
+/*
+ * A leaf of the HTML treemap: a name's bytes in one directory (a name
+ * split between directories has one cell in each), or in the image as a
+ * whole without --objects (DIR NULL).  The cells add up to the images.
+ */
+struct cell {
+	const char *dir;
+	const char *name;
+	uint64_t size[2];
+};
+
+struct cells {
+	struct cell *v;
+	size_t n, alloc;
+};
+
 struct report {
 	struct image image[2];
 	size_t common;		/* names in both */
@@ -79,6 +95,7 @@ struct report {
 	struct attribution attr;
 	struct reasons reasons;
 	size_t top;		/* rows printed per list; 0: all */
+	struct cells cells;	/* for --html only */
 };
 
 /* The line of the keep-reason table for names the report does not list. */
@@ -89,5 +106,10 @@ struct report {
 
 void report_text(FILE *f, const struct report *r);
 void report_json(FILE *f, const struct report *r);
+/*
+ * The HTML page (--html=FILE), written under a temporary name and renamed:
+ * 0, or 1 after an error naming FILE, and then FILE is left as it was.
+ */
+int report_html(const char *file, const struct report *r);
 
 #endif

@@ -143,22 +143,6 @@ static const int *target_machines(const char *triple)
 	return NULL;	/* a target not listed: not checked */
 }
 
-static const char *machine_name(int machine)
-{
-	switch (machine) {
-	case 3: return "i386";
-	case 8: return "MIPS";
-	case 20: return "PowerPC";
-	case 21: return "PowerPC64";
-	case 22: return "S/390";
-	case 40: return "ARM";
-	case 62: return "x86-64";
-	case 183: return "AArch64";
-	case 243: return "RISC-V";
-	}
-	return "another machine";
-}
-
 int inputs_check_ir_machines(const struct inputs_info *info,
 			     struct toolchain *tc)
 {
@@ -176,7 +160,7 @@ int inputs_check_ir_machines(const struct inputs_info *info,
 				     "this link is for %s (%s): rebuild it for "
 				     "that target, or use that target's lto-ld",
 				     info->ir.ir_machine_object[i],
-				     machine_name(m), m, triple, tc->cc);
+				     elf_machine_name(m), m, triple, tc->cc);
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
  */
 #include "link.h"
 #include "debuganchors.h"
+#include "help.h"
 #include "inputs.h"
 #include "ldopts.h"
 #include "lostdefs.h"
@@ -828,28 +829,13 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 	int rc;
 
 	/* lto-ld's own options are not ld's: kbuild's ld-option probes with -v */
+	if (cmd->help)
+		help_print(stdout);
 	strvec_push(&args, tc->real_tool);
 	strvec_pushv(&args, cmd->args.v ? cmd->args.v : (char *[]){ NULL });
 	fflush(stdout);
 	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);
-	if (cmd->help)
-		printf("lto-ld options (consumed, not passed to ld):\n"
-		       "  --lto-partial=fat|thin|native|ir  output of ld -r "
-		       "with GCC IR (default fat)\n"
-		       "  --lto-flags=FLAGS             options for the LTO step "
-		       "(e.g. -Wno-lto-type-mismatch)\n"
-		       "  --lto-report=FILE             what became of each IR "
-		       "definition (JSON if FILE ends in .json)\n"
-		       "  --lto-whole-program           ld -r: what nothing outside "
-		       "the IR uses becomes internal\n"
-		       "  --lto-exports=FILE            with it: keep only the "
-		       "exports FILE names\n"
-		       "  --lto-final-weak              with it: weak definitions "
-		       "too (no later link overrides them)\n"
-		       "  --print-cc-plugin             the GCC plugin for -fplugin= "
-		       "(keeps symbols named in asm)\n"
-		       "  -save-temps                   keep temporary files\n");
 	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
 	       PACKAGE_VERSION);
 	return rc;

@@ -25,6 +25,40 @@ for t in $targets; do
 	[ -x "$inst/bin/$t-lto-ld" ] && ok "installed bin/$t-lto-ld" || not_ok "installed bin/$t-lto-ld"
 done
 
+# every link relative and resolving (Debian policy 10.5; DESTDIR below)
+links=$(find "$inst" -type l | wc -l)
+bad=$(find "$inst" -type l | while read -r l; do
+	case $(readlink "$l") in /*) echo "$l -> $(readlink "$l")";; esac
+	[ -e "$l" ] || echo "$l: dangling"
+done)
+[ "$links" -gt 0 ] && [ -z "$bad" ] && ok "all $links symbolic links are relative and resolve" ||
+	{ not_ok "all symbolic links are relative and resolve"; diag "$bad"; }
+[ "$(readlink "$gccdir/ld")" = ../../bin/lto-ld ] && ok "libexec/lto-ld/ld -> ../../bin/lto-ld" ||
+	not_ok "libexec/lto-ld/ld -> ../../bin/lto-ld (is $(readlink "$gccdir/ld"))"
+# a man page for every program installed
+missing=$(for f in "$inst"/bin/*; do
+	[ -f "$inst/share/man/man1/$(basename "$f").1" ] || basename "$f"
+done)
+[ -z "$missing" ] && ok "a man page for each of the $(ls "$inst/bin" | wc -l) programs in bin" ||
+	{ not_ok "a man page for every program in bin"; diag "missing: $missing"; }
+# the kernel series, complete, where git am and patch -p1 can take it
+if diff -r "$TOP_SRCDIR/kernel-patches/6.12" "$inst/share/lto-ld/kernel-patches/6.12" > patches.diff; then
+	ok "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12 ($(wc -l < "$inst/share/lto-ld/kernel-patches/6.12/series") patches)"
+else
+	not_ok "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12"; diag "$(cat patches.diff)"
+fi
+
+# a staged install: its gcc -B ld leads to the staged lto-ld, not to /usr
+stage=$WORK/stage
+if out=$(make -C "$TOP_BUILDDIR" install prefix=/usr DESTDIR="$stage" 2>&1) &&
+   [ "$(readlink -f "$stage/usr/libexec/lto-ld/ld")" = "$stage/usr/bin/lto-ld" ] &&
+   "$stage/usr/libexec/lto-ld/ld" --version | tail -n 1 | grep -q '^lto-ld'; then
+	ok "make install DESTDIR=...: libexec/lto-ld/ld is the staged lto-ld"
+else
+	not_ok "make install DESTDIR=...: libexec/lto-ld/ld is the staged lto-ld"; diag "$out"
+fi
+rm -rf "$stage"
+
 write_seed_sources
 # seed PREFIX NAME RUNNER...
 seed() {
