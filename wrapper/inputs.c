@@ -54,6 +54,11 @@ static int visit_object(const struct scan_object *obj, void *data)
 		return 0;
 	}
 	sum->any_ir = true;
+	sum->n_ir++;
+	if (obj->member && !obj->in_thin_archive)
+		sum->n_ir_members++;
+	if (obj->fat)
+		sum->n_fat++;
 	note_ir_version(sum, obj->lto_major, object_name(obj));
 	note_ir_machine(sum, obj);
 	return 0;
@@ -99,8 +104,10 @@ int inputs_scan(const struct ld_cmdline *cmd, struct inputs_info *info)
 		     (fi->kind == FILE_THIN_ARCHIVE && !in->whole_archive)))
 			info->library_archive = xstrdup(in->path);
 	}
-	trace("scanned %zu inputs in %.2f ms: %s", cmd->ninputs,
-	      now_ms() - start, info->ir.any_ir ? "GCC IR found" : "no GCC IR");
+	/* which objects LTO will see: in archives only those the link pulls */
+	trace("scanned %zu inputs in %.2f ms: %zu objects with GCC IR "
+	      "(%zu in archives, %zu fat)", cmd->ninputs, now_ms() - start,
+	      info->ir.n_ir, info->ir.n_ir_members, info->ir.n_fat);
 	return 0;
 }
 

@@ -14,6 +14,9 @@ struct toolchain;
 /* GCC IR found in one input, or in all of them. */
 struct ir_summary {
 	bool any_ir;
+	size_t n_ir;			/* objects with IR, ... */
+	size_t n_ir_members;		/* ...of them in regular archives */
+	size_t n_fat;			/* ...of them with native code too */
 	char *first_native;		/* first ELF object without IR */
 	int n_ir_versions;		/* the first IR object of each LTO version */
 	int ir_major[MAX_IR_VERSIONS];

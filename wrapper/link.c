@@ -784,8 +784,11 @@ static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct strvec argv = STRVEC_INIT;
 	int rc;
 
-	if (cmd->caller_plugin && info->ir.any_ir && driver_ltrans_jobs())
-		return 1;
+	if (cmd->caller_plugin && info->ir.any_ir) {
+		trace("the caller loaded the LTO plugin: it runs LTO");
+		if (driver_ltrans_jobs())
+			return 1;
+	}
 	strvec_push(&argv, tc->real_tool);
 	push_link_args(&argv, cmd, info, true);
 	rc = run_real_tool(&argv);

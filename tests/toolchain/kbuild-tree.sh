@@ -73,6 +73,10 @@ tree() {
 	printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+='-flto=3'" &&
 		ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" ||
 		{ not_ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS"; diag "$out"; }
+	printf '%s\n' "$out" | grep -q "3 objects with GCC IR (0 in archives, 2 fat)" &&
+		printf '%s\n' "$out" | grep -q "the caller loaded the LTO plugin: it runs LTO" &&
+		ok "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO" ||
+		{ not_ok "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO"; diag "$out"; }
 	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto=1 -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
 	! printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+=" &&
 		ok "$name: ...but not when it says -flto=1" ||
