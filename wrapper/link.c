@@ -431,6 +431,9 @@ done:
 	return rc;
 }
 
+/* GCC's struct lto_section: two 16-bit versions, then the slim flag */
+#define LTO_HEADER_SLIM_FLAG 4
+
 static int visit_lto_header(const struct scan_object *obj, void *data)
 {
 	*(off_t *)data = obj->lto_header;
@@ -438,9 +441,8 @@ static int visit_lto_header(const struct scan_object *obj, void *data)
 }
 
 /*
- * Clear the "slim" flag of the LTO stream header of the IR object PATH
- * (GCC's struct lto_section: two 16-bit versions, then that byte), as
- * GCC writes it for -ffat-lto-objects: binutils reads it, and a slim
+ * Clear the "slim" flag of the LTO stream header of the IR object PATH,
+ * as GCC writes it for -ffat-lto-objects: binutils reads it, and a slim
  * object linked without the plugin is "plugin needed to handle lto
  * object" even when native code is there.
  */
@@ -454,7 +456,7 @@ static int mark_fat(const char *path)
 	if (header < 0)
 		return error("%s: no LTO stream header", path);
 	fd = open(path, O_WRONLY);
-	if (fd < 0 || pwrite(fd, "", 1, header + 4) != 1)
+	if (fd < 0 || pwrite(fd, "", 1, header + LTO_HEADER_SLIM_FLAG) != 1)
 		rc = error("%s: %s", path, strerror(errno));
 	if (fd >= 0 && close(fd) != 0 && !rc)
 		rc = error("%s: %s", path, strerror(errno));
@@ -483,8 +485,7 @@ static int add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
 			   "output %s)", objcopy, cmd->output);
 		goto done;
 	}
-	/* and its early debug info excluded from links without LTO, as in
-	   GCC's fat objects */
+	/* its early debug excluded from links without LTO, as in GCC's */
 	strvec_pushl(&argv, "--strip-symbol=__gnu_lto_slim",
 		     "--set-section-flags=.gnu.debuglto_*=contents,readonly,exclude",
 		     "--set-section-flags=.gnu.debuglto_*str=contents,readonly,"
@@ -597,7 +598,6 @@ static bool harmless_in_thin(const char *opt)
 	return false;
 }
 
-/* Why thin mode cannot represent this ld -r (NULL when it can). */
 /* An input that is neither an object nor an archive (NULL: none). */
 static char *non_object_input(const struct ld_cmdline *cmd,
 			      const struct inputs_info *info)
@@ -613,6 +613,7 @@ static char *non_object_input(const struct ld_cmdline *cmd,
 	return NULL;
 }
 
+/* Why thin mode cannot represent this ld -r (NULL when it can). */
 static char *thin_blocker(const struct ld_cmdline *cmd,
 			  const struct inputs_info *info)
 {
