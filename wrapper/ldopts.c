@@ -623,7 +623,7 @@ const char *partial_mode_name(enum partial_mode mode)
  * lto-ld's own options: --lto-partial=MODE (or --lto-partial MODE),
  * --lto-flags=FLAGS, --lto-whole-program, --lto-keep=FILE,
  * --lto-keep-symbol=GLOB, --lto-report=FILE (or --lto-report FILE),
- * --lto-exports=FILE, --lto-final-weak,
+ * --lto-exports=FILE, --lto-cache=DIR, --lto-final-weak,
  * --print-cc-plugin and -save-temps.  Returns how many arguments were consumed (0: not ours),
  * or -1 on error.
  */
@@ -679,6 +679,11 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 	if (starts_with(a, "--lto-exports=") && a[14]) {
 		free(cmd->exports);	/* the last one given */
 		cmd->exports = xstrdup(a + 14);
+		return 1;
+	}
+	if (starts_with(a, "--lto-cache=") && a[12]) {
+		free(cmd->cache);	/* the last one given */
+		cmd->cache = xstrdup(a + 12);
 		return 1;
 	}
 	if (starts_with(a, "--lto-flags=")) {
@@ -913,5 +918,6 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	strvec_clear(&cmd->keep_symbols);
 	free(cmd->exports);
 	free(cmd->report);
+	free(cmd->cache);
 	memset(cmd, 0, sizeof(*cmd));
 }

@@ -67,6 +67,7 @@ struct ld_cmdline {
 	struct strvec keep_symbols;	/* --lto-keep-symbol=GLOB */
 	char *report;			/* --lto-report=FILE (or LTO_LD_REPORT) */
 	char *exports;			/* --lto-exports=FILE (or LTO_LD_EXPORTS) */
+	char *cache;			/* --lto-cache=DIR (or LTO_LD_CACHE) */
 	bool had_own_options;	/* some were given: args differs from argv */
 	const char *missing_argument;	/* the last option lacks its argument */
 };

@@ -10,6 +10,7 @@
  * Outputs lto-ld writes itself go to a temporary name and are renamed.
  */
 #include "link.h"
+#include "cache.h"
 #include "debuganchors.h"
 #include "help.h"
 #include "inputs.h"
@@ -211,15 +212,29 @@ static void add_collect_option(struct strvec *opts, const char *opt)
 }
 
 static char *collect_gcc_options(const struct ld_cmdline *cmd,
-				 struct toolchain *tc, const char *jobs_flag)
+				 struct toolchain *tc, const char *jobs_flag,
+				 const char *linker_output)
 {
 	char *cc_plugin = toolchain_find_cc_plugin(tc, true);
 	const char *extra = getenv("LTO_LD_LTO_FLAGS");
 	struct strvec opts = STRVEC_INIT, split = STRVEC_INIT;
 	size_t len = 0;
-	char *joined, *p, *dumpdir;
+	char *joined, *p, *dumpdir, *seed;
 
 	add_collect_option(&opts, jobs_flag);
+	/*
+	 * WPA's sections get GCC's random seed as a name suffix, and so do
+	 * an IR link's: with a fixed seed the same inputs give the same
+	 * partitions (the LTRANS cache hits) and the same output.  IR
+	 * outputs take it from their name: a plain ld -r of two of them
+	 * must not merge their sections.
+	 */
+	if (linker_output && !strcmp(linker_output, "rel"))
+		seed = xasprintf("-frandom-seed=%s", cmd->output);
+	else
+		seed = xstrdup("-frandom-seed=lto-ld");
+	add_collect_option(&opts, seed);
+	free(seed);
 	/* LTRANS units need it too: it reconciles named sections' flags */
 	if (cc_plugin) {
 		char *flag = xasprintf("-fplugin=%s", cc_plugin);
@@ -389,8 +404,10 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	char *res = tmp_file("link.res"), *jobs_flag = NULL, *options;
+	struct cache_link cache;
 	int rc = 1;
 
+	memset(&cache, 0, sizeof(cache));
 	if (!res || ltrans_jobs(&jobs_flag))
 		goto done;
 	strvec_push(&argv, tc->real_tool);
@@ -411,10 +428,14 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (maybe_response_file(&argv, 1))
 		goto done;
 
-	options = collect_gcc_options(cmd, tc, jobs_flag);
+	options = collect_gcc_options(cmd, tc, jobs_flag, linker_output);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
-	strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
+	/* (with a cache, COLLECT_GCC is lto-ld: it runs the LTRANS compiles) */
+	if (cache_link_begin(&cache, cmd->cache, tc, tc->cc, &settings))
+		goto done;
+	if (!cache.dir)
+		strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
 	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
 	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
 	/* the compiler plugin drops the other exports in the LTO step */
@@ -423,7 +444,10 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	free(options);
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
+	if (rc == 0)
+		cache_link_end(&cache);
 done:
+	cache_link_free(&cache);
 	free(jobs_flag);
 	strvec_clear(&argv);
 	strvec_clear(&env);
@@ -861,6 +885,8 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
 	if (!cmd.exports && getenv("LTO_LD_EXPORTS") && *getenv("LTO_LD_EXPORTS"))
 		cmd.exports = xstrdup(getenv("LTO_LD_EXPORTS"));
+	if (!cmd.cache && getenv("LTO_LD_CACHE") && *getenv("LTO_LD_CACHE"))
+		cmd.cache = xstrdup(getenv("LTO_LD_CACHE"));
 	tmp_keep(cmd.save_temps);
 	if (cmd.print_cc_plugin) {
 		rc = print_cc_plugin(tc);

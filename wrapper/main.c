@@ -3,6 +3,7 @@
  * several names: lto-ld, lto-ar, lto-nm, lto-ranlib, each optionally with a
  * target prefix (arm-linux-gnueabihf-lto-ld), and "ld" in a gcc -B directory.
  */
+#include "cache.h"
 #include "link.h"
 #include "run.h"
 #include "strvec.h"
@@ -65,6 +66,9 @@ int main(int argc, char **argv)
 	progname = base_name(argv[0]);
 	verbose = getenv("LTO_LD_VERBOSE") && strcmp(getenv("LTO_LD_VERBOSE"), "0");
 	run_install_signal_handlers();
+	/* lto-wrapper runs lto-ld as COLLECT_GCC for a link with a cache */
+	if (cache_ltrans_requested())
+		return cache_ltrans_main(argc, argv);
 	if (check_not_nested())
 		return 1;
 	setenv(LOOP_GUARD, argv[0], 1);	/* for what toolchain_init() asks */

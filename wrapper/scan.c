@@ -76,6 +76,9 @@ static bool read_at(const struct region *r, void *buf, size_t len, off_t off)
 	return true;
 }
 
+static int open_region(const char *path, struct region *r, const char *archive);
+static int measure_region(struct region *r);
+
 /* ---- ELF ---- */
 
 struct elf_reader {
@@ -98,6 +101,8 @@ static uint64_t get(const struct elf_reader *e, const unsigned char *p,
 
 struct shdr {
 	uint32_t name;
+	uint32_t type;
+	uint64_t flags;
 	uint64_t offset;
 	uint64_t size;
 	uint32_t link;
@@ -107,11 +112,14 @@ static void get_shdr(const struct elf_reader *e, const unsigned char *p,
 		     struct shdr *sh)
 {
 	sh->name = (uint32_t)get(e, p, 4);
+	sh->type = (uint32_t)get(e, p + 4, 4);
 	if (e->is64) {
+		sh->flags = get(e, p + 8, 8);
 		sh->offset = get(e, p + 24, 8);
 		sh->size = get(e, p + 32, 8);
 		sh->link = (uint32_t)get(e, p + 40, 4);
 	} else {
+		sh->flags = get(e, p + 8, 4);
 		sh->offset = get(e, p + 16, 4);
 		sh->size = get(e, p + 20, 4);
 		sh->link = (uint32_t)get(e, p + 24, 4);
@@ -145,20 +153,26 @@ static int lto_major_at(const struct region *r, const struct shdr *sh)
 }
 
 /*
- * Look at the ELF object in R.  Fills OBJ->ir/fat/lto_major.  Returns 1 for
- * an ELF file, 0 when R is not ELF, -1 on a corrupt file (error printed).
+ * Walk the section headers of the relocatable ELF object in R, section 1
+ * on, handing each to VISIT with its name.  Returns 1 for an ELF file
+ * (also one with no sections to walk, or not relocatable: then *TYPE
+ * tells), 0 when R is not ELF, -1 on a corrupt file (error printed), or
+ * VISIT's non-zero value.
  */
-static int scan_elf(const struct region *r, struct scan_object *obj)
+typedef int (*shdr_visit_fn)(const struct region *r, const char *name,
+			     const struct shdr *sh, void *data);
+
+static int walk_elf(const struct region *r, unsigned *type, int *machine,
+		    shdr_visit_fn visit, void *data)
 {
 	unsigned char ehdr[64];
 	struct elf_reader e;
 	uint64_t shoff;
-	unsigned shentsize, shnum, shstrndx, type;
+	unsigned shentsize, shnum, shstrndx;
 	unsigned char *tail = NULL, *shdrs;
 	uint64_t window;
 	char *names = NULL;
 	struct shdr strtab, sh;
-	bool has_text = false;
 	int rc = 1;
 
 	size_t head = r->size < 64 ? (size_t)r->size : 64;
@@ -173,12 +187,9 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	e.big_endian = ehdr[5] == 2;
 	if (e.is64 && head < 64)
 		return corrupt(r, "truncated ELF header");
-	type = (unsigned)get(&e, ehdr + 16, 2);
-	obj->ir = obj->fat = false;
-	obj->lto_major = 0;
-	obj->lto_header = -1;
-	obj->machine = (int)get(&e, ehdr + 18, 2);
-	if (type != ET_REL)
+	*type = (unsigned)get(&e, ehdr + 16, 2);
+	*machine = (int)get(&e, ehdr + 18, 2);
+	if (*type != ET_REL)
 		return 1;	/* executables and shared libraries never carry IR */
 	shoff = get(&e, ehdr + (e.is64 ? 40 : 32), e.is64 ? 8 : 4);
 	shentsize = (unsigned)get(&e, ehdr + (e.is64 ? 58 : 46), 2);
@@ -230,33 +241,97 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 		goto out;
 	}
 	names[strtab.size] = '\0';
-	for (unsigned i = 1; i < shnum; i++) {
-		const char *name;
-
+	for (unsigned i = 1; i < shnum && rc == 1; i++) {
 		get_shdr(&e, shdrs + (size_t)i * shentsize, &sh);
-		if (sh.name >= strtab.size) {
+		if (sh.name >= strtab.size)
 			rc = corrupt(r, "section name outside the name table");
-			goto out;
-		}
-		name = names + sh.name;
-		if (starts_with(name, LTO_SYMTAB_PREFIX))
-			obj->ir = true;
-		else if (starts_with(name, LTO_HEADER_PREFIX) && !obj->lto_major) {
-			obj->lto_major = lto_major_at(r, &sh);
-			obj->lto_header = r->base + (off_t)sh.offset;
-		}
-		else if (starts_with(name, ".text") && sh.size > 0)
-			has_text = true;
-	}
-	obj->fat = obj->ir && has_text;
-	if (!obj->ir) {
-		obj->lto_major = 0;
-		obj->lto_header = -1;
+		else if ((rc = visit(r, names + sh.name, &sh, data)) == 0)
+			rc = 1;
 	}
 out:
 	free(names);
 	free(tail);
 	return rc;
+}
+
+struct ir_seen {
+	struct scan_object *obj;
+	bool has_text;
+};
+
+static int see_ir_section(const struct region *r, const char *name,
+			  const struct shdr *sh, void *data)
+{
+	struct ir_seen *seen = data;
+
+	if (starts_with(name, LTO_SYMTAB_PREFIX)) {
+		seen->obj->ir = true;
+	} else if (starts_with(name, LTO_HEADER_PREFIX) && !seen->obj->lto_major) {
+		seen->obj->lto_major = lto_major_at(r, sh);
+		seen->obj->lto_header = r->base + (off_t)sh->offset;
+	} else if (starts_with(name, ".text") && sh->size > 0) {
+		seen->has_text = true;
+	}
+	return 0;
+}
+
+/*
+ * Look at the ELF object in R.  Fills OBJ->ir/fat/lto_major.  Returns 1 for
+ * an ELF file, 0 when R is not ELF, -1 on a corrupt file (error printed).
+ */
+static int scan_elf(const struct region *r, struct scan_object *obj)
+{
+	struct ir_seen seen = { obj, false };
+	unsigned type;
+	int rc;
+
+	obj->ir = obj->fat = false;
+	obj->lto_major = 0;
+	obj->lto_header = -1;
+	rc = walk_elf(r, &type, &obj->machine, see_ir_section, &seen);
+	obj->fat = obj->ir && seen.has_text;
+	if (!obj->ir) {
+		obj->lto_major = 0;
+		obj->lto_header = -1;
+	}
+	return rc;
+}
+
+/* ---- one object's sections, for lto-ld's own readers ---- */
+
+struct section_walk {
+	scan_section_fn visit;
+	void *data;
+};
+
+static int pass_section(const struct region *r, const char *name,
+			const struct shdr *sh, void *data)
+{
+	struct section_walk *walk = data;
+	struct scan_section sec = { name, sh->type, sh->flags, sh->offset, sh->size };
+
+	(void)r;
+	return walk->visit(&sec, walk->data);
+}
+
+int scan_sections(const char *path, scan_section_fn visit, void *data)
+{
+	struct section_walk walk = { visit, data };
+	struct region r;
+	unsigned type = 0;
+	int machine, rc;
+
+	if (open_region(path, &r, NULL) != 0)
+		return -1;
+	if (r.size == SIZE_UNKNOWN && measure_region(&r) != 0) {
+		close(r.fd);
+		return -1;
+	}
+	rc = walk_elf(&r, &type, &machine, pass_section, &walk);
+	if (rc == 0 || (rc == 1 && type != ET_REL))
+		rc = corrupt(&r, "not a relocatable ELF object");
+	close(r.fd);
+	return rc == 1 ? 0 : rc;
 }
 
 /* ---- archives ---- */
@@ -360,8 +435,6 @@ static bool is_table(const char *hdr)
 	       !memcmp(hdr, "//              ", 16);
 }
 
-static int open_region(const char *path, struct region *r, const char *archive);
-static int measure_region(struct region *r);
 
 /* The member at ORIGIN of the regular archive PATH, named by a thin archive. */
 static int scan_nested_member(const char *path, off_t origin,

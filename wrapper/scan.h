@@ -7,6 +7,7 @@
 #define LTO_LD_SCAN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* Armap symbol that marks a thin archive written by lto-ld's `ld -r`. */
@@ -71,6 +72,24 @@ char *scan_member_name(const char *path, off_t data_offset);
  */
 typedef int (*scan_member_fn)(off_t data_offset, const char *name, void *data);
 int scan_archive_members(const char *path, scan_member_fn visit, void *data);
+
+/* One section of an ELF object, as scan_sections() gives it. */
+struct scan_section {
+	const char *name;
+	uint32_t type;		/* sh_type */
+	uint64_t flags;		/* sh_flags */
+	uint64_t offset;	/* where its bytes are in the file */
+	uint64_t size;
+};
+
+/*
+ * Every section of the relocatable ELF object PATH (a file, not an
+ * archive), section 1 on, in order.  VISIT returns 0 to go on, or a
+ * negative value that stops the walk and is returned.  -1 after printing
+ * an error naming the file and the reason.
+ */
+typedef int (*scan_section_fn)(const struct scan_section *sec, void *data);
+int scan_sections(const char *path, scan_section_fn visit, void *data);
 
 /* Only the kind of PATH and the marker, from its first bytes. */
 int scan_file_kind(const char *path, struct scan_file_info *info);

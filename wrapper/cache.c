@@ -1,0 +1,764 @@
+/*
+ * The LTRANS cache.  An entry is one LTRANS object, filed under the
+ * SHA-256 of what the compile read:
+ *   - the partition, section by section (names, types, flags, contents),
+ *     with the temporary paths of its option record taken out: GCC 12
+ *     writes WPA's own -fltrans-output-list there;
+ *   - the options, but for the input, -o, -dumpbase and -dumpdir and
+ *     anything naming lto-ld's temporary directory;
+ *   - the contents of every -fplugin;
+ *   - the working directory (debug information names it);
+ *   - the compiler: its version, and the path, size and time of gcc,
+ *     lto-wrapper and lto1, read once per link by the lto-ld that links.
+ * The entry file is a header (magic, key, length, SHA-256 of the object)
+ * and the object.  It is written to a temporary file and renamed, so that
+ * links sharing a cache only see whole entries; one that is truncated,
+ * corrupt or not ours is removed and compiled again.
+ */
+#include "cache.h"
+#include "run.h"
+#include "scan.h"
+#include "sha256.h"
+#include "strvec.h"
+#include "tmp.h"
+#include "toolchain.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Set by the linking lto-ld for what lto-wrapper runs as COLLECT_GCC. */
+#define ENV_CC "LTO_LD_LTRANS_CC"		/* the real gcc */
+#define ENV_DIR "LTO_LD_LTRANS_CACHE"		/* the cache */
+#define ENV_COMPILER "LTO_LD_LTRANS_COMPILER"	/* the compiler's identity */
+#define ENV_LOG "LTO_LD_LTRANS_LOG"		/* where each compile says what it did */
+
+#define ENTRY_MAGIC "lto-ld\1\0"
+#define ENTRY_HEADER (8 + SHA256_LEN + 8 + SHA256_LEN)
+#define DEFAULT_SIZE ((uint64_t)1 << 30)
+/* A temporary entry this old was left by a killed compile. */
+#define STALE_TEMP_SECONDS 3600
+
+/* ---- the key ---- */
+
+static void hash_text(struct sha256 *h, const char *s)
+{
+	sha256_update(h, s, strlen(s) + 1);
+}
+
+static void hash_number(struct sha256 *h, uint64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	sha256_update(h, b, sizeof(b));
+}
+
+/* Hash LEN bytes of FD from OFFSET.  0, or -1 when they are not there. */
+static int hash_bytes(struct sha256 *h, int fd, uint64_t offset, uint64_t len)
+{
+	unsigned char buf[65536];
+
+	while (len > 0) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t got = pread(fd, buf, want, (off_t)offset);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		sha256_update(h, buf, (size_t)got);
+		offset += (uint64_t)got;
+		len -= (uint64_t)got;
+	}
+	return 0;
+}
+
+static int hash_file(struct sha256 *h, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, &st) ? -1 : hash_bytes(h, fd, 0, (uint64_t)st.st_size);
+	close(fd);
+	return rc;
+}
+
+/*
+ * GCC's option record ('-O2' '-fplugin=...' ...): every option but
+ * those naming TMPDIR, which changes from link to link.
+ */
+static void hash_options_record(struct sha256 *h, const char *text, size_t len,
+				const char *tmpdir)
+{
+	size_t start = 0;
+	bool quoted = false;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] == '\'')
+			quoted = !quoted;
+		if (i < len && (quoted || text[i] != ' '))
+			continue;
+		if (i > start && !(tmpdir && memmem(text + start, i - start,
+						    tmpdir, strlen(tmpdir)))) {
+			sha256_update(h, text + start, i - start);
+			sha256_update(h, "", 1);
+		}
+		start = i + 1;
+	}
+}
+
+struct partition_hash {
+	struct sha256 *h;
+	int fd;
+	const char *tmpdir;
+};
+
+#define OPTIONS_SECTION ".gnu.lto_.opts"
+#define OPTIONS_MAX (1 << 20)
+
+static int hash_section(const struct scan_section *sec, void *data)
+{
+	struct partition_hash *p = data;
+	char *text;
+	ssize_t got;
+
+	hash_text(p->h, sec->name);
+	hash_number(p->h, sec->type);
+	hash_number(p->h, sec->flags);
+	if (sec->type == 8)	/* SHT_NOBITS: a size, no bytes */
+		return hash_number(p->h, sec->size), 0;
+	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
+		hash_number(p->h, sec->size);
+		return hash_bytes(p->h, p->fd, sec->offset, sec->size);
+	}
+	text = xmalloc((size_t)sec->size + 1);
+	got = pread(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
+	if (got == (ssize_t)sec->size)
+		hash_options_record(p->h, text, strnlen(text, (size_t)sec->size),
+				    p->tmpdir);
+	free(text);
+	return got == (ssize_t)sec->size ? 0 : -1;
+}
+
+static int hash_partition(struct sha256 *h, const char *path, const char *tmpdir)
+{
+	struct partition_hash p = { h, open(path, O_RDONLY | O_CLOEXEC), tmpdir };
+	int rc;
+
+	if (p.fd < 0)
+		return -1;
+	rc = scan_sections(path, hash_section, &p);
+	close(p.fd);
+	return rc;
+}
+
+/* The parts of one LTRANS command line the key needs. */
+struct ltrans_cmd {
+	const char *output;	/* -o */
+	int input;		/* the partition: argv[input] */
+};
+
+/* An LTRANS compile: -fltrans, one -o, the partition last, no @file. */
+static bool parse_ltrans(int argc, char **argv, struct ltrans_cmd *cmd)
+{
+	bool ltrans = false;
+
+	cmd->output = NULL;
+	cmd->input = argc - 1;
+	for (int i = 1; i < argc; i++) {
+		if (argv[i][0] == '@')
+			return false;
+		if (!strcmp(argv[i], "-fltrans"))
+			ltrans = true;
+		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			cmd->output = argv[++i];
+	}
+	return ltrans && cmd->output && argc > 2 && argv[cmd->input][0] != '-' &&
+	       argv[cmd->input] != cmd->output;
+}
+
+static bool takes_path_argument(const char *opt)
+{
+	return !strcmp(opt, "-o") || !strcmp(opt, "-dumpbase") ||
+	       !strcmp(opt, "-dumpdir");
+}
+
+static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
+		      unsigned char key[SHA256_LEN])
+{
+	const char *tmpdir = getenv("TMPDIR"), *compiler = getenv(ENV_COMPILER);
+	char cwd[PATH_MAX];
+	struct sha256 h;
+
+	if (tmpdir && !*tmpdir)
+		tmpdir = NULL;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	sha256_init(&h);
+	hash_text(&h, "lto-ld LTRANS 1");
+	hash_text(&h, compiler ? compiler : "");
+	hash_text(&h, cwd);
+	for (int i = 1; i < argc; i++) {
+		if (takes_path_argument(argv[i])) {
+			i++;
+			continue;
+		}
+		if (i == cmd->input || (tmpdir && strstr(argv[i], tmpdir)))
+			continue;
+		hash_text(&h, argv[i]);
+		if (starts_with(argv[i], "-fplugin=") &&
+		    hash_file(&h, argv[i] + strlen("-fplugin=")))
+			return -1;
+	}
+	if (hash_partition(&h, argv[cmd->input], tmpdir))
+		return -1;
+	sha256_final(&h, key);
+	return 0;
+}
+
+/* ---- entries ---- */
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static bool write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t done = write(fd, p, len);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done <= 0)
+			return false;
+		p += done;
+		len -= (size_t)done;
+	}
+	return true;
+}
+
+/*
+ * Copy LEN bytes from IN (at its position) to OUT, hashing them into
+ * DIGEST.  False on a read or write error (errno set) or a short file.
+ */
+static bool copy_hashed(int in, int out, uint64_t len,
+			unsigned char digest[SHA256_LEN])
+{
+	unsigned char buf[65536];
+	struct sha256 h;
+
+	sha256_init(&h);
+	while (len > 0) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t got = read(in, buf, want);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = EIO;
+			return false;
+		}
+		if (!write_all(out, buf, (size_t)got))
+			return false;
+		sha256_update(&h, buf, (size_t)got);
+		len -= (uint64_t)got;
+	}
+	sha256_final(&h, digest);
+	return true;
+}
+
+enum fetch { FETCH_MISS, FETCH_HIT, FETCH_CORRUPT };
+
+/* Write the object of ENTRY (under KEY) to OUTPUT, checking it on the way. */
+static enum fetch fetch_entry(const char *entry, const unsigned char *key,
+			      const char *output)
+{
+	unsigned char header[ENTRY_HEADER], digest[SHA256_LEN];
+	struct stat st;
+	int in = open(entry, O_RDONLY | O_CLOEXEC), out;
+	bool ok;
+
+	if (in < 0)
+		return FETCH_MISS;
+	ok = fstat(in, &st) == 0 && st.st_size >= ENTRY_HEADER &&
+	     read(in, header, sizeof(header)) == (ssize_t)sizeof(header) &&
+	     !memcmp(header, ENTRY_MAGIC, 8) &&
+	     !memcmp(header + 8, key, SHA256_LEN) &&
+	     get_u64(header + 8 + SHA256_LEN) == (uint64_t)st.st_size - ENTRY_HEADER;
+	if (!ok) {
+		close(in);
+		unlink(entry);
+		return FETCH_CORRUPT;
+	}
+	out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	ok = out >= 0 &&
+	     copy_hashed(in, out, (uint64_t)st.st_size - ENTRY_HEADER, digest) &&
+	     !memcmp(digest, header + ENTRY_HEADER - SHA256_LEN, SHA256_LEN);
+	close(in);
+	if (out >= 0 && close(out) != 0)
+		ok = false;
+	if (!ok) {
+		unlink(output);
+		unlink(entry);
+		return FETCH_CORRUPT;
+	}
+	utimensat(AT_FDCWD, entry, NULL, 0);	/* used now: evicted last */
+	return FETCH_HIT;
+}
+
+static mode_t file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* Store OBJECT as ENTRY.  0, or -1 with errno set. */
+static int store_entry(const char *entry, const unsigned char *key,
+		       const char *object)
+{
+	unsigned char header[ENTRY_HEADER] = { 0 }, digest[SHA256_LEN];
+	char *dir = dir_name(entry), *temp = xasprintf("%s.tmp-XXXXXX", entry);
+	struct stat st;
+	int in = -1, out = -1, saved, rc = -1;
+
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+		goto done;
+	in = open(object, O_RDONLY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) != 0)
+		goto done;
+	out = mkstemp(temp);
+	if (out < 0)
+		goto done;
+	memcpy(header, ENTRY_MAGIC, 8);
+	memcpy(header + 8, key, SHA256_LEN);
+	put_u64(header + 8 + SHA256_LEN, (uint64_t)st.st_size);
+	if (fchmod(out, file_mode()) != 0 ||
+	    !write_all(out, header, sizeof(header)) ||
+	    !copy_hashed(in, out, (uint64_t)st.st_size, digest) ||
+	    pwrite(out, digest, SHA256_LEN, ENTRY_HEADER - SHA256_LEN) != SHA256_LEN)
+		goto done;
+	if (close(out) != 0) {
+		out = -1;
+		goto done;
+	}
+	out = -1;
+	if (rename(temp, entry) == 0)
+		rc = 0;
+done:
+	saved = errno;
+	if (out >= 0)
+		close(out);
+	if (in >= 0)
+		close(in);
+	if (rc != 0)
+		unlink(temp);
+	free(temp);
+	free(dir);
+	errno = saved;
+	return rc;
+}
+
+static char *entry_path(const char *dir, const unsigned char key[SHA256_LEN])
+{
+	char hex[SHA256_HEX_LEN + 1];
+
+	sha256_hex(key, hex);
+	return xasprintf("%s/%.2s/%s", dir, hex, hex + 2);
+}
+
+/* One line in the link's log (O_APPEND: compiles run side by side). */
+static void log_line(const char *fmt, const char *detail)
+{
+	const char *path = getenv(ENV_LOG);
+	char line[512];
+	int fd, len;
+
+	if (!path || !*path)
+		return;
+	len = snprintf(line, sizeof(line), fmt, detail);
+	if (len <= 0)
+		return;
+	if ((size_t)len >= sizeof(line))
+		len = sizeof(line) - 1;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	(void)write_all(fd, line, (size_t)len);	/* a lost line loses a count */
+	close(fd);
+}
+
+/* ---- what lto-wrapper runs ---- */
+
+bool cache_ltrans_requested(void)
+{
+	const char *cc = getenv(ENV_CC);
+
+	return cc && *cc;
+}
+
+int cache_ltrans_main(int argc, char **argv)
+{
+	const char *dir = getenv(ENV_DIR);
+	char *cc = xstrdup(getenv(ENV_CC)), *entry;
+	unsigned char key[SHA256_LEN];
+	struct ltrans_cmd cmd;
+	int rc;
+
+	argv[0] = cc;
+	/* (gcc and what it runs are not lto-ld's LTRANS steps) */
+	unsetenv(ENV_CC);
+	if (!dir || !*dir || !parse_ltrans(argc, argv, &cmd)) {
+		run_exec(argv, NULL);
+		return 1;
+	}
+	if (ltrans_key(argc, argv, &cmd, key) != 0) {
+		log_line("uncached %s\n", argv[cmd.input]);
+		run_exec(argv, NULL);
+		return 1;
+	}
+	entry = entry_path(dir, key);
+	switch (fetch_entry(entry, key, cmd.output)) {
+	case FETCH_HIT:
+		log_line("hit%s\n", "");
+		free(entry);
+		return 0;
+	case FETCH_CORRUPT:
+		log_line("corrupt %s\n", entry);
+		break;
+	case FETCH_MISS:
+		break;
+	}
+	rc = run_wait(argv, NULL);
+	if (rc == 0) {
+		log_line("miss%s\n", "");
+		if (store_entry(entry, key, cmd.output) != 0)
+			log_line("unstored %s\n", strerror(errno));
+	}
+	free(entry);
+	return rc < 0 ? 1 : rc;
+}
+
+/* ---- the linking lto-ld ---- */
+
+/* Path, size and time of PATH, or that it is missing. */
+static void hash_program(struct sha256 *h, const char *path)
+{
+	struct stat st;
+
+	hash_text(h, path ? path : "");
+	if (!path || stat(path, &st) != 0)
+		return;
+	hash_number(h, (uint64_t)st.st_size);
+	hash_number(h, (uint64_t)st.st_mtim.tv_sec);
+	hash_number(h, (uint64_t)st.st_mtim.tv_nsec);
+}
+
+/* The identity of the compiler LTRANS runs, as hex. */
+static char *compiler_identity(struct toolchain *tc, const char *cc)
+{
+	char *lto1 = NULL, *wrapper_dir, hex[SHA256_HEX_LEN + 1];
+	unsigned char digest[SHA256_LEN];
+	struct sha256 h;
+
+	sha256_init(&h);
+	hash_number(&h, (uint64_t)toolchain_gcc_major(tc));
+	hash_text(&h, toolchain_machine(tc) ? toolchain_machine(tc) : "");
+	hash_program(&h, cc);
+	hash_program(&h, tc->lto_wrapper);
+	if (tc->lto_wrapper) {
+		/* lto1 sits beside lto-wrapper */
+		wrapper_dir = dir_name(tc->lto_wrapper);
+		lto1 = path_join(wrapper_dir, "lto1");
+		free(wrapper_dir);
+	}
+	hash_program(&h, lto1);
+	free(lto1);
+	sha256_final(&h, digest);
+	sha256_hex(digest, hex);
+	return xstrdup(hex);
+}
+
+static int make_dirs(const char *path)
+{
+	char *copy = xstrdup(path);
+	int rc = 0;
+
+	for (char *p = copy + 1; *p && rc == 0; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST)
+		rc = -1;
+	free(copy);
+	return rc;
+}
+
+/* DIR takes new files: create one and remove it.  0, or -1 with errno. */
+static int check_writable(const char *dir)
+{
+	char *probe = xasprintf("%s/.probe-XXXXXX", dir);
+	int fd, rc = -1;
+
+	if (make_dirs(dir) == 0 && (fd = mkstemp(probe)) >= 0) {
+		close(fd);
+		unlink(probe);
+		rc = 0;
+	}
+	free(probe);
+	return rc;
+}
+
+static int create_empty(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error("%s: %s", path, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+static char *self_path(void)
+{
+	char buf[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (len <= 0)
+		return NULL;
+	buf[len] = '\0';
+	return xstrdup(buf);
+}
+
+int cache_link_begin(struct cache_link *link, const char *dir,
+		     struct toolchain *tc, const char *cc,
+		     struct strvec *settings)
+{
+	char *self, *real_cc, *identity, *log;
+
+	memset(link, 0, sizeof(*link));
+	if (!dir || !*dir)
+		return 0;
+	if (check_writable(dir) != 0) {
+		warning("LTO cache %s: %s: linking without the cache", dir,
+			strerror(errno));
+		return 0;
+	}
+	self = self_path();
+	real_cc = find_program(cc);
+	if (!self || !real_cc) {
+		warning("LTO cache %s: %s not found: linking without the cache",
+			dir, self ? cc : "lto-ld itself");
+		free(self);
+		free(real_cc);
+		return 0;
+	}
+	log = tmp_file("ltrans-cache.log");
+	if (!log || create_empty(log) != 0) {
+		free(self);
+		free(real_cc);
+		return 1;
+	}
+	identity = compiler_identity(tc, real_cc);
+	link->dir = xstrdup(dir);
+	link->log = log;
+	strvec_pushf(settings, "COLLECT_GCC=%s", self);
+	strvec_pushf(settings, ENV_CC "=%s", real_cc);
+	strvec_pushf(settings, ENV_DIR "=%s", dir);
+	strvec_pushf(settings, ENV_COMPILER "=%s", identity);
+	strvec_pushf(settings, ENV_LOG "=%s", log);
+	free(identity);
+	free(real_cc);
+	free(self);
+	return 0;
+}
+
+/* ---- keeping the cache within its size ---- */
+
+struct cached_file {
+	char *path;
+	off_t size;
+	time_t used;
+};
+
+static int by_use(const void *a, const void *b)
+{
+	const struct cached_file *x = a, *y = b;
+
+	return (x->used > y->used) - (x->used < y->used);
+}
+
+/* The byte count in TEXT ("500M", "2G", "1048576"); 0 when malformed. */
+static uint64_t parse_size(const char *text)
+{
+	char *end;
+	unsigned long long n;
+	uint64_t unit = 1;
+
+	errno = 0;
+	n = strtoull(text, &end, 10);
+	if (errno || end == text)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': unit = (uint64_t)1 << 10; end++; break;
+	case 'm': case 'M': unit = (uint64_t)1 << 20; end++; break;
+	case 'g': case 'G': unit = (uint64_t)1 << 30; end++; break;
+	}
+	if (*end || n > UINT64_MAX / unit)
+		return 0;
+	return (uint64_t)n * unit;
+}
+
+static uint64_t size_limit(void)
+{
+	const char *text = getenv("LTO_LD_CACHE_SIZE");
+	uint64_t limit;
+
+	if (!text || !*text)
+		return DEFAULT_SIZE;
+	limit = parse_size(text);
+	if (!limit) {
+		warning("LTO_LD_CACHE_SIZE='%s' is not a size (like 500M or "
+			"2G): using 1G", text);
+		return DEFAULT_SIZE;
+	}
+	return limit;
+}
+
+/* Every entry under DIR (the two-digit folders), temporary ones left by killed compiles removed. */
+static void list_entries(const char *dir, struct cached_file **files, size_t *n,
+			 uint64_t *total)
+{
+	DIR *top = opendir(dir), *sub;
+	struct dirent *d, *e;
+	size_t cap = 0;
+	time_t now = time(NULL);
+
+	while (top && (d = readdir(top))) {
+		char *subdir;
+
+		if (strlen(d->d_name) != 2 || d->d_name[0] == '.')
+			continue;
+		subdir = path_join(dir, d->d_name);
+		sub = opendir(subdir);
+		while (sub && (e = readdir(sub))) {
+			char *path = path_join(subdir, e->d_name);
+			struct stat st;
+
+			if (e->d_name[0] == '.' || lstat(path, &st) != 0 ||
+			    !S_ISREG(st.st_mode)) {
+				free(path);
+				continue;
+			}
+			if (strstr(e->d_name, ".tmp-")) {
+				if (now - st.st_mtime > STALE_TEMP_SECONDS)
+					unlink(path);
+				free(path);
+				continue;
+			}
+			if (*n == cap) {
+				cap = cap ? 2 * cap : 64;
+				*files = xrealloc(*files, cap * sizeof(**files));
+			}
+			(*files)[(*n)++] = (struct cached_file){ path, st.st_size, st.st_mtime };
+			*total += (uint64_t)st.st_size;
+		}
+		if (sub)
+			closedir(sub);
+		free(subdir);
+	}
+	if (top)
+		closedir(top);
+}
+
+static void trim(const char *dir)
+{
+	uint64_t limit = size_limit(), total = 0;
+	struct cached_file *files = NULL;
+	size_t n = 0, removed = 0;
+
+	list_entries(dir, &files, &n, &total);
+	if (total > limit) {
+		qsort(files, n, sizeof(*files), by_use);
+		for (size_t i = 0; i < n && total > limit; i++) {
+			if (unlink(files[i].path) == 0) {
+				total -= (uint64_t)files[i].size;
+				removed++;
+			}
+		}
+		trace("LTO cache %s: %zu entries removed, %llu bytes kept", dir,
+		      removed, (unsigned long long)total);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(files[i].path);
+	free(files);
+}
+
+void cache_link_end(struct cache_link *link)
+{
+	char *text, *line, *save = NULL, *why = NULL;
+
+	if (!link->dir)
+		return;
+	text = read_text_file(link->log, NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "hit"))
+			link->hits++;
+		else if (!strcmp(line, "miss"))
+			link->misses++;
+		else if (starts_with(line, "corrupt "))
+			link->corrupt++;
+		else if (starts_with(line, "unstored ")) {
+			link->stores_failed++;
+			if (!why)
+				why = xstrdup(line + strlen("unstored "));
+		}
+	}
+	free(text);
+	trace("LTO cache %s: %u hits, %u misses (%u corrupt entries replaced)",
+	      link->dir, link->hits, link->misses, link->corrupt);
+	if (why)
+		warning("LTO cache %s: %u LTRANS objects not stored: %s",
+			link->dir, link->stores_failed, why);
+	free(why);
+	trim(link->dir);
+}
+
+void cache_link_free(struct cache_link *link)
+{
+	free(link->dir);	/* (the log is the tmp module's) */
+	memset(link, 0, sizeof(*link));
+}

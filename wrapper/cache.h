@@ -1,0 +1,47 @@
+/*
+ * The LTRANS cache (--lto-cache=DIR, LTO_LD_CACHE=DIR).  For a link with
+ * a cache, lto-ld puts itself in COLLECT_GCC: lto-wrapper then runs every
+ * LTRANS compile ("gcc -xlto -c ... -fltrans -o N.ltrans.o N.o") through
+ * lto-ld, which answers it from the cache or runs gcc and stores what it
+ * wrote.  WPA and anything else it is asked to run go to gcc untouched.
+ */
+#ifndef LTO_LD_CACHE_H
+#define LTO_LD_CACHE_H
+
+#include <stdbool.h>
+
+struct strvec;
+struct toolchain;
+
+/* One link's use of the cache (dir NULL: no cache). */
+struct cache_link {
+	char *dir;
+	const char *log;	/* what each LTRANS compile did, a line each */
+	unsigned hits, misses, stores_failed, corrupt;
+};
+
+/*
+ * Prepare DIR (NULL: no cache) for a link whose LTO runs gcc as CC
+ * (COLLECT_GCC): create it, check that it takes files, and add to
+ * SETTINGS what lto-wrapper's children need.  An unusable DIR gives one
+ * warning and a link without the cache.  0, or 1 after an error.
+ */
+int cache_link_begin(struct cache_link *link, const char *dir,
+		     struct toolchain *tc, const char *cc,
+		     struct strvec *settings);
+
+/*
+ * After the link: count hits and misses, say them (LTO_LD_VERBOSE), warn
+ * once when entries could not be stored, and keep the cache within
+ * LTO_LD_CACHE_SIZE by removing the entries used longest ago.
+ */
+void cache_link_end(struct cache_link *link);
+void cache_link_free(struct cache_link *link);
+
+/* True when this process was started by lto-wrapper as COLLECT_GCC. */
+bool cache_ltrans_requested(void);
+
+/* Run (or answer from the cache) what lto-wrapper asked gcc to do. */
+int cache_ltrans_main(int argc, char **argv);
+
+#endif
