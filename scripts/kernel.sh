@@ -39,14 +39,20 @@
 # suites and a FLAT /init; virt is tinyconfig plus tests/kernel/configs/
 # virt.config (Cortex-A15, MMU, modules) with the KUnit suites, a static
 # /init and the test module; stm32 is stm32_defconfig, built only.
-# Environment: LTO_LD_CACHE (default _build/ in the project) holds the
-# tree and the builds; KERNEL_CC defaults to arm-linux-gnueabihf-gcc (CI
+# Environment: LTO_LD_KERNEL_DIR (default _build/ in the project) holds the
+# tree and the builds (LTO_LD_CACHE is lto-ld's LTRANS cache, which the
+# kernels keep in their build folders); KERNEL_CC defaults to arm-linux-gnueabihf-gcc (CI
 # sets "ccache arm-linux-gnueabihf-gcc").
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 lto_ld=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); shift
-cache=${LTO_LD_CACHE:-$top/_build}
+cache=${LTO_LD_KERNEL_DIR:-$top/_build}
+# (the kernels' own .lto-ld-cache, unless a test sets it)
+unset LTO_LD_CACHE
+# What would make two builds of one tree differ (the suite compares them)
+export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
+	KBUILD_BUILD_USER=lto-ld KBUILD_BUILD_HOST=lto-ld
 tarball=/usr/src/linux-source-6.12.tar.xz
 series_dir=$top/kernel-patches/6.12
 cross=arm-linux-gnueabihf-
@@ -222,12 +228,13 @@ build() {
 	images "$1" "$2"
 }
 
-# boot TARGET VARIANT [ARGS]: boot TARGET-VARIANT, keep the console in the
-# build folder (console.log, or console-fault.log with extra arguments)
+# boot TARGET VARIANT [ARGS [NAME]]: boot TARGET-VARIANT, keep the
+# console in the build folder (console.log; with extra arguments
+# console-NAME.log, console-fault.log by default)
 boot() {
 	b=$cache/kbuild/$1-$2
 	log=$b/console.log
-	[ -n "${3:-}" ] && log=$b/console-fault.log
+	[ -n "${3:-}${4:-}" ] && log=$b/console-${4:-fault}.log
 	case $1 in
 		mps2) "$top/tests/kernel/boot-mps2.sh" "$b/vmlinux" \
 			"$b/arch/arm/boot/dts/arm/mps2-an385.dtb" "$log" 600 ;;
@@ -236,6 +243,54 @@ boot() {
 			"$b/initrd.cpio" "$log" 600 "initramfs_async=0 ltoinit_syms=$syms ${3:-}" ;;
 		*) echo "kernel: $1 is not booted" >&2; return 1 ;;
 	esac
+}
+
+# The one-line edit a rebuild is measured with: the text of a notice
+# init/main.c prints at every boot.
+edit_text="Kernel command line (lto-ld edit): "
+
+# edit_main: make the edit (init/main.c's original kept beside it)
+edit_main() {
+	m=$tree/init/main.c
+	[ -f "$m.lto-ld-orig" ] || cp "$m" "$m.lto-ld-orig"
+	sed "s/pr_notice(\"Kernel command line: /pr_notice(\"$edit_text/" "$m.lto-ld-orig" > "$m"
+	grep -q "$edit_text" "$m" || { echo "kernel: $m: no notice to edit" >&2; return 1; }
+}
+
+# unedit_main: init/main.c as the series has it (a new time, so make sees it)
+unedit_main() {
+	m=$tree/init/main.c
+	[ -f "$m.lto-ld-orig" ] || return 0
+	cat "$m.lto-ld-orig" > "$m" && rm -f "$m.lto-ld-orig"
+}
+
+# ltrans_counts LOG: "HITS hits, MISSES misses" of the LTO cache of the
+# last LTO link in LOG (lto-ld's verbose output)
+ltrans_counts() {
+	sed -n 's/^lto-ld: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1
+}
+
+# edit_rebuild TARGET VARIANT LABEL: after edit_main, rebuild the images
+# of TARGET-VARIANT (lto-ld verbose, into edit.log; LABEL: time it too)
+edit_rebuild() {
+	log=$cache/kbuild/$1-$2/edit.log
+	[ -n "$3" ] && run="/usr/bin/time -f $3,%e,%U,%S -a -o $times"
+	LTO_LD_VERBOSE=1 kmake "$1" "$2" -j"$jobs" vmlinux 2> "$log" || {
+		run=; cat "$log" >&2; return 1; }
+	run=
+	images "$1" "$2" 2>> "$log" || { cat "$log" >&2; return 1; }
+}
+
+# edit_boot TARGET: boot TARGET-lto as edit_rebuild left it; its console
+# must have the edited notice
+edit_boot() {
+	boot "$1" lto "kunit.enable=0" edit || true
+	if grep -q "$edit_text" "$cache/kbuild/$1-lto/console-edit.log"; then
+		echo "kernel: $1-lto after the edit, LTRANS cache $(ltrans_counts "$cache/kbuild/$1-lto/edit.log"): the booted kernel prints the edited notice"
+		return 0
+	fi
+	echo "kernel: $1-lto after the edit: the edited notice is not on its console (console-edit.log)" >&2
+	return 1
 }
 
 # compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
@@ -367,18 +422,45 @@ targets_booted() {
 	done
 }
 
-# measure TARGET: clean builds and init/main.c rebuilds, side by side;
-# then, for a target QEMU boots, the parity checks
+# measure TARGET: clean builds (LTO with and without its LTRANS cache),
+# rebuilds after touching and after editing init/main.c, side by side;
+# then, for a target QEMU boots, the edited LTO kernel's boot and the
+# parity checks
 measure() {
-	for v in nolto lto; do
-		rm -rf "$cache/kbuild/$1-$v"
-		configure "$1" "$v"
-		timed "$1-$v-build" "$1" "$v" -j"$jobs" vmlinux
-	done
+	rm -rf "$cache/kbuild/$1-nolto"
+	configure "$1" nolto
+	timed "$1-nolto-build" "$1" nolto -j"$jobs" vmlinux
+	# without the cache first: the cached build then starts with none
+	rm -rf "$cache/kbuild/$1-lto"
+	configure "$1" lto
+	export LTO_LD_CACHE=
+	timed "$1-lto-nocache-build" "$1" lto -j"$jobs" vmlinux
+	unset LTO_LD_CACHE
+	mv "$cache/kbuild/$1-lto/vmlinux" "$cache/kbuild/$1-lto-nocache.vmlinux"
+	rm -rf "$cache/kbuild/$1-lto"
+	configure "$1" lto
+	timed "$1-lto-build" "$1" lto -j"$jobs" vmlinux
+	# two clean builds of one tree, with and without the cache
+	if cmp -s "$cache/kbuild/$1-lto-nocache.vmlinux" "$cache/kbuild/$1-lto/vmlinux"; then
+		echo "$1-lto-reproducible,bit-identical" >> "$times"
+	else
+		echo "$1-lto-reproducible,DIFFERENT" >> "$times"
+	fi
+	rm -f "$cache/kbuild/$1-lto-nocache.vmlinux"
 	for v in nolto lto; do
 		touch "$tree/init/main.c"
 		timed "$1-$v-rebuild" "$1" "$v" -j"$jobs" vmlinux
 	done
+	edit_main
+	for v in nolto lto; do
+		edit_rebuild "$1" "$v" "$1-$v-edit"
+	done
+	echo "$1-lto-edit-ltrans,$(ltrans_counts "$cache/kbuild/$1-lto/edit.log")" >> "$times"
+	if [ -n "$(targets_booted "$1")" ]; then
+		if edit_boot "$1"; then echo "$1-lto-edit-boot,edited notice printed" >> "$times"
+		else echo "$1-lto-edit-boot,FAILED" >> "$times"; fi
+	fi
+	unedit_main
 	[ -n "$(targets_booted "$1")" ] || return 0
 	for v in nolto lto; do
 		images "$1" $v
@@ -390,26 +472,39 @@ measure() {
 
 # table TARGETS: the markdown results table from $times and the sizes
 table() {
-	echo "| target | build | text | data | bss | dec | full build wall (CPU) | rebuild after touch init/main.c | boot (QEMU) |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| target | build | text | data | bss | dec | full build wall (CPU) | rebuild after touch init/main.c | rebuild after a one-line edit of init/main.c | boot (QEMU) |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		for v in nolto lto; do
 			set -- $(size_of "$t" $v)
 			b=$(awk -F, -v k="$t-$v-build" '$1 == k {printf "%.0f s (%.0f s)", $2, $3 + $4}' "$times")
 			r=$(awk -F, -v k="$t-$v-rebuild" '$1 == k {printf "%.1f s", $2}' "$times")
+			e=$(awk -F, -v k="$t-$v-edit" '$1 == k {printf "%.1f s", $2}' "$times")
 			boot=$(awk -F, -v k="$t-$v-boot" '$1 == k {print $2}' "$times")
-			echo "| $t | $v | $1 | $2 | $3 | $4 | $b | $r | ${boot:-not booted} |"
+			if [ $v = lto ]; then
+				e="$e (LTRANS cache: $(awk -F, -v k="$t-lto-edit-ltrans" '$1 == k {print $2}' "$times"))"
+				eb=$(awk -F, -v k="$t-lto-edit-boot" '$1 == k {print $2}' "$times")
+				[ -n "$eb" ] && boot="$boot; edited kernel: $eb"
+			fi
+			echo "| $t | $v | $1 | $2 | $3 | $4 | $b | $r | $e | ${boot:-not booted} |"
 			eval "${v}_dec=$4"
 		done
 		awk -F, -v t="$t" -v a="$nolto_dec" -v b="$lto_dec" -f - "$times" <<'AWK'
 $1 == t "-nolto-build" { nb = $2; nc = $3 + $4 }
 $1 == t "-lto-build" { lb = $2; lc = $3 + $4 }
+$1 == t "-lto-nocache-build" { ub = $2; uc = $3 + $4 }
+$1 == t "-lto-reproducible" { same = $2 }
 $1 == t "-nolto-rebuild" { nr = $2 }
 $1 == t "-lto-rebuild" { lr = $2 }
-END { printf "| %s | LTO vs no LTO | | | | %+.1f%% | %.2fx wall, %.2fx CPU | %.1fx | |\n", t, (b - a) * 100 / a, lb / nb, lc / nc, lr / nr }
+$1 == t "-nolto-edit" { ne = $2 }
+$1 == t "-lto-edit" { le = $2 }
+END {
+	printf "| %s | LTO vs no LTO | | | | %+.1f%% | %.2fx wall, %.2fx CPU | %.1fx | %.1fx | |\n", t, (b - a) * 100 / a, lb / nb, lc / nc, lr / nr, le / ne
+	printf "| %s | LTO, full build with an empty LTRANS cache vs none (%.0f s, %.0f s CPU); vmlinux of the two: %s | | | | | %+.1f%% wall, %+.1f%% CPU | | | |\n", t, ub, uc, same, (lb - ub) * 100 / ub, (lc - uc) * 100 / uc
+}
 AWK
 	done
-	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | |"
+	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | | |"
 }
 
 # size_row TARGET: the sizes of the three variants of TARGET, a table row
@@ -581,6 +676,9 @@ check() {
 		parity "$t" || status=1
 	done
 	faults || status=1
+	# a real edit, rebuilt with the LTRANS cache and booted
+	edit_main && edit_rebuild virt lto "" && edit_boot virt || status=1
+	unedit_main
 	parity_table mps2 virt | tee "$cache/parity.md"
 	return $status
 }
@@ -605,6 +703,9 @@ suite() {
 }
 
 prepare_tree
+# (a run stopped between edit_main and unedit_main left the edit)
+unedit_main
+trap unedit_main EXIT
 tool_dir
 case ${1:-} in
 	tree) echo "$tree" ;;

@@ -338,7 +338,7 @@ static mode_t file_mode(void)
 	mode_t mask = umask(0);
 
 	umask(mask);
-	return 0666 & ~mask;
+	return 0666 & ~mask & ~(mode_t)S_IWOTH;	/* never world-writable */
 }
 
 /* Store OBJECT as ENTRY.  0, or -1 with errno set. */
@@ -748,8 +748,11 @@ void cache_link_end(struct cache_link *link)
 		}
 	}
 	free(text);
-	trace("LTO cache %s: %u hits, %u misses (%u corrupt entries replaced)",
-	      link->dir, link->hits, link->misses, link->corrupt);
+	/* (a link whose IR all stayed out has no LTRANS step) */
+	if (link->hits || link->misses || link->corrupt)
+		trace("LTO cache %s: %u hits, %u misses (%u corrupt entries "
+		      "replaced)", link->dir, link->hits, link->misses,
+		      link->corrupt);
 	if (why)
 		warning("LTO cache %s: %u LTRANS objects not stored: %s",
 			link->dir, link->stores_failed, why);

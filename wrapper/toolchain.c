@@ -196,6 +196,31 @@ const char *toolchain_machine(struct toolchain *tc)
 	return tc->machine;
 }
 
+/*
+ * The compiler plugin PLUGIN was built for this gcc's major version (the
+ * .gcc file beside it says which); GCC refuses a plugin of another.
+ */
+static bool plugin_fits(struct toolchain *tc, const char *plugin, bool quiet)
+{
+	char *stem = xstrndup(plugin, strlen(plugin) - strlen(".so"));
+	char *version_file = xasprintf("%s.gcc", stem);
+	char *built_for = NULL;
+	bool fits = true;
+
+	if (access(version_file, F_OK) == 0) {
+		built_for = read_text_file(version_file, NULL);
+		fits = built_for && atoi(built_for) == toolchain_gcc_major(tc);
+		if (!fits && !quiet)
+			error("%s was built for GCC %d, the compiler %s is GCC %d",
+			      plugin, built_for ? atoi(built_for) : 0, tc->cc,
+			      toolchain_gcc_major(tc));
+	}
+	free(built_for);
+	free(version_file);
+	free(stem);
+	return fits;
+}
+
 char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 {
 	char *cc_path = find_program(tc->cc);
@@ -222,6 +247,10 @@ char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 		error("no lto-ld-asm-names.so for %s (%s): lto-ld was built "
 		      "without that compiler's plugin headers (gcc-N-plugin-dev)",
 		      cc_path, machine);
+	if (found && !plugin_fits(tc, found, quiet)) {
+		free(found);
+		found = NULL;
+	}
 	free(build_rel);
 	free(rel);
 	free(machine);

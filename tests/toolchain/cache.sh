@@ -1,0 +1,205 @@
+#!/bin/sh
+# The LTRANS cache (--lto-cache=DIR, LTO_LD_CACHE): a second link of the
+# same inputs compiles nothing and writes the same bytes; a changed input
+# misses; truncated, corrupt and foreign entries are replaced, never
+# linked; two links share one cache; an unwritable or full cache falls
+# back to a link without it with one warning; another gcc version never
+# takes an entry of this one; entries follow the umask; LTO_LD_CACHE_SIZE
+# evicts the least recently used.  The host gcc, seven LTRANS partitions.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+trap 'umount "$WORK/full" 2>/dev/null; rm -rf "$WORK"' EXIT
+
+# sources N: f1.c..f6.c (fN returns x * N) and main.c printing their sum
+sources() {
+	for i in 1 2 3 4 5 6; do
+		printf '__attribute__((noinline)) int f%d(int x) { volatile int y = x; return y * %d; }\n' "$i" "$i" > "f$i.c"
+	done
+	cat > main.c <<'EOF'
+#include <stdio.h>
+int f1(int), f2(int), f3(int), f4(int), f5(int), f6(int);
+int main(void) { printf("%d\n", f1(1) + f2(1) + f3(1) + f4(1) + f5(1) + f6(1)); return 0; }
+EOF
+}
+
+# compile CC: the objects, GCC IR, with CC
+compile() {
+	for f in f1 f2 f3 f4 f5 f6 main; do
+		"$1" -O2 -flto -c "$f.c" -o "$f.o" || return 1
+	done
+}
+
+# link OUT [OPTIONS...]: lto-ld links the program, one partition per
+# function, verbose output into OUT.log
+link() {
+	out=$1; shift
+	LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-flags=-flto-partition=1to1 "$@" \
+		-o "$out" $CRT main.o f1.o f2.o f3.o f4.o f5.o f6.o $LIBS > "$out.log" 2>&1
+}
+
+# counts LOG: "H hits, M misses" from lto-ld's verbose output
+counts() { sed -n 's/^lto-ld: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1; }
+
+# entries DIR: the cache's entry files
+entries() { find "$1" -type f ! -name '.*' ! -name '*.tmp-*' | sort; }
+
+# expect_counts DESCRIPTION LOG "H hits, M misses"
+expect_counts() {
+	got=$(counts "$2")
+	if [ "$got" = "$3" ]; then ok "$1 ($3)"; else not_ok "$1: '$got', expected '$3'"; diag "$(cat "$2")"; fi
+}
+
+# runs_with DESCRIPTION PROGRAM OUTPUT
+runs_with() {
+	got=$("./$2" 2>&1)
+	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1: printed '$got', expected '$3'"; fi
+}
+
+libdir=$(dirname "$(gcc -print-file-name=crt1.o)")
+CRT="-dynamic-linker /lib64/ld-linux-x86-64.so.2 $libdir/crt1.o $libdir/crti.o"
+LIBS="-lc $libdir/crtn.o"
+C=$WORK/cache
+
+sources
+compile gcc || { not_ok "compile the sources with gcc -flto"; done_testing; exit; }
+
+# ---- a miss, then a hit ----
+check "first link with the cache" link p1 --lto-cache="$C"
+expect_counts "the first link compiles every partition" p1.log "0 hits, 7 misses"
+n=$(entries "$C" | wc -l)
+[ "$n" -eq 7 ] && ok "seven entries stored" || not_ok "seven entries stored: $n"
+runs_with "the program is right" p1 21
+check "second link, same inputs" link p2 --lto-cache="$C"
+expect_counts "the second link compiles nothing" p2.log "7 hits, 0 misses"
+check "...and writes the same bytes" cmp p1 p2
+check "a link without the cache writes them too" link p0
+check "...the same bytes" cmp p0 p1
+grep -q 'LTO cache' p0.log && not_ok "no cache named without one" || ok "no cache named without one"
+LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
+LTO_LD_CACHE= link p4 && ! grep -q 'LTO cache' p4.log &&
+	ok "LTO_LD_CACHE= (empty) is no cache" || not_ok "LTO_LD_CACHE= (empty) is no cache"
+
+# ---- a changed input must miss ----
+sed -i 's/y \* 3;/y * 30;/' f3.c
+gcc -O2 -flto -c f3.c -o f3.o
+check "link after f3 returns x * 30" link p5 --lto-cache="$C"
+expect_counts "only f3's partition is compiled again" p5.log "6 hits, 1 misses"
+runs_with "...and the program prints the new sum" p5 48
+sed -i 's/y \* 30;/y * 3;/' f3.c
+gcc -O2 -flto -c f3.c -o f3.o
+
+# ---- truncated, corrupt and foreign entries ----
+# (in a new cache: all seven entries are the link's)
+C=$WORK/cache-broken
+link pb --lto-cache="$C"
+set -- $(entries "$C")
+head -c 100 "$1" > "$WORK/t" && cat "$WORK/t" > "$1"
+printf 'X' | dd of="$2" bs=1 seek=200 conv=notrunc 2>/dev/null
+echo "not an lto-ld cache entry" > "$3"
+sz=$(stat -c %s "$4"); head -c $((sz - 1)) "$4" > "$WORK/t" && cat "$WORK/t" > "$4"
+check "link with four broken entries" link p6 --lto-cache="$C"
+got=$(sed -n 's/.*(\([0-9]*\) corrupt entries replaced).*/\1/p' p6.log | tail -1)
+[ "$got" -ge 4 ] 2>/dev/null && ok "the broken entries are seen ($got)" || { not_ok "the broken entries are seen: '$got'"; diag "$(cat p6.log)"; }
+check "...never linked: the same bytes as before" cmp p1 p6
+check "...and replaced" link p7 --lto-cache="$C"
+expect_counts "the next link finds whole entries" p7.log "7 hits, 0 misses"
+
+C=$WORK/cache
+
+# ---- two links at once on one cache ----
+C2=$WORK/cache2
+link q1 --lto-cache="$C2" & a=$!
+link q2 --lto-cache="$C2" & b=$!
+wait $a; ra=$? ; wait $b; rb=$?
+[ $ra -eq 0 ] && [ $rb -eq 0 ] && ok "two links at once both succeed" || { not_ok "two links at once both succeed"; diag "$(cat q1.log q2.log)"; }
+check "...both write the right program" cmp q1 p1
+check "...both of them" cmp q2 p1
+[ -z "$(find "$C2" -name '*.tmp-*')" ] && ok "...no temporary entry left" || not_ok "...no temporary entry left"
+check "a third link on that cache" link q3 --lto-cache="$C2"
+expect_counts "...finds every entry whole" q3.log "7 hits, 0 misses"
+
+# ---- an unwritable cache ----
+: > "$WORK/plainfile"
+check "a cache below a regular file: the link still works" link u1 --lto-cache="$WORK/plainfile/cache"
+n=$(grep -c 'warning: LTO cache .*linking without the cache' u1.log)
+[ "$n" -eq 1 ] && ok "...with one warning" || { not_ok "...with one warning ($n)"; diag "$(cat u1.log)"; }
+check "...and the right program" cmp u1 p1
+
+# ---- a full disk ----
+mkdir full
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+	dd if=/dev/zero of=full/fill bs=4k 2>/dev/null
+	check "a cache on a full file system: the link still works" link d1 --lto-cache="$WORK/full/cache"
+	n=$(grep -c 'warning: LTO cache .*not stored: No space left on device' d1.log)
+	[ "$n" -eq 1 ] && ok "...with one warning" || { not_ok "...with one warning ($n)"; diag "$(cat d1.log)"; }
+	check "...and the right program" cmp d1 p1
+	[ -z "$(find full -name '*.tmp-*')" ] && ok "...no temporary entry left" || not_ok "...no temporary entry left"
+	umount full
+else
+	skip "a full file system needs root to mount a small tmpfs"
+fi
+
+# ---- umask ----
+C3=$WORK/cache3
+(umask 027 && link m1 --lto-cache="$C3")
+bad=$(find "$C3" -type f ! -perm 0640 | wc -l)
+[ "$bad" -eq 0 ] && [ -n "$(entries "$C3")" ] && ok "umask 027: entries are 0640" || not_ok "umask 027: $bad entries not 0640"
+(umask 000 && link m2 --lto-cache="$WORK/cache4")
+bad=$(find "$WORK/cache4" -type f -perm -0002 | wc -l)
+[ "$bad" -eq 0 ] && ok "umask 000: still no world-writable entry" || not_ok "umask 000: $bad world-writable entries"
+
+# ---- LTO_LD_CACHE_SIZE: the least recently used go first ----
+C5=$WORK/cache5
+link s1 --lto-cache="$C5"
+entries "$C5" > old.list
+xargs touch -d '2 days ago' < old.list
+sed -i 's/return 0;/return 1;/' main.c
+gcc -O2 -flto -c main.c -o main.o
+old_bytes=$(xargs stat -c %s < old.list | awk '{ s += $1 } END { print s }')
+LTO_LD_CACHE_SIZE=$old_bytes link s2 --lto-cache="$C5"
+kept=$(entries "$C5" | wc -l)
+gone=$(while read -r e; do [ -f "$e" ] || echo "$e"; done < old.list | wc -l)
+[ "$kept" -le 7 ] && [ "$gone" -ge 1 ] && ok "within LTO_LD_CACHE_SIZE: old entries evicted ($gone), $kept kept" ||
+	not_ok "within LTO_LD_CACHE_SIZE: $gone old entries evicted, $kept kept"
+new_kept=$(entries "$C5" | grep -vxF -f old.list | wc -l)
+[ "$new_kept" -ge 1 ] && ok "...the new ones stay" || not_ok "...the new ones stay"
+LTO_LD_CACHE_SIZE=lots link s3 --lto-cache="$C5"
+grep -q "LTO_LD_CACHE_SIZE='lots' is not a size" s3.log && ok "a malformed LTO_LD_CACHE_SIZE is named" ||
+	not_ok "a malformed LTO_LD_CACHE_SIZE is named"
+sed -i 's/return 1;/return 0;/' main.c
+gcc -O2 -flto -c main.c -o main.o
+
+# ---- another gcc version ----
+other=$(for v in 11 13 14; do command -v "gcc-$v"; done | head -1)
+if [ -n "$other" ] && "$other" -flto -c f1.c -o /dev/null 2>/dev/null; then
+	mkdir other && cd other && cp ../*.c . && compile "$other" &&
+		LTO_LD_CC=$other link o1 --lto-cache="$C" &&
+		expect_counts "$(basename "$other") takes none of gcc 12's entries" o1.log "0 hits, 7 misses" ||
+		not_ok "$(basename "$other") links with the cache"
+	runs_with "...and its program is right" o1 21
+	LTO_LD_CC=$other link o2 --lto-cache="$C" &&
+		expect_counts "...then hits its own" o2.log "7 hits, 0 misses"
+	cd ..
+	check "gcc 12 still hits its own entries" link p8 --lto-cache="$C"
+	expect_counts "...all of them" p8.log "7 hits, 0 misses"
+else
+	skip "no other gcc version installed (gcc-11)"
+fi
+
+# ---- reproducible: the same inputs, the same bytes ----
+# Two clean builds in one folder (GCC streams the working directory into
+# IR outputs) from the same objects (gcc -flto -c itself names their
+# sections at random), each with a new cache.
+mkdir repro
+for n in 1 2; do
+	rm -rf repro/*
+	(cd repro && cp ../*.o . && link prog --lto-cache="$WORK/repro/cache" &&
+		"$BIN/lto-ld" -r -o part.o f1.o f2.o &&
+		"$BIN/lto-ld" -r --lto-partial=native -o native.o f1.o f2.o &&
+		mkdir "$WORK/build$n" && cp prog part.o native.o "$WORK/build$n/")
+done
+check "two clean builds: the same program" cmp build1/prog build2/prog
+check "...the same fat ld -r output" cmp build1/part.o build2/part.o
+check "...the same native ld -r output" cmp build1/native.o build2/native.o
+
+done_testing
