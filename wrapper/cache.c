@@ -610,14 +610,17 @@ int cache_link_begin(struct cache_link *link, const char *dir,
 struct cached_file {
 	char *path;
 	off_t size;
-	time_t used;
+	struct timespec used;	/* its time: written, or last hit */
 };
 
 static int by_use(const void *a, const void *b)
 {
-	const struct cached_file *x = a, *y = b;
+	const struct timespec *x = &((const struct cached_file *)a)->used;
+	const struct timespec *y = &((const struct cached_file *)b)->used;
 
-	return (x->used > y->used) - (x->used < y->used);
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? -1 : 1;
+	return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
 }
 
 /* The byte count in TEXT ("500M", "2G", "1048576"); 0 when malformed. */
@@ -692,7 +695,7 @@ static void list_entries(const char *dir, struct cached_file **files, size_t *n,
 				cap = cap ? 2 * cap : 64;
 				*files = xrealloc(*files, cap * sizeof(**files));
 			}
-			(*files)[(*n)++] = (struct cached_file){ path, st.st_size, st.st_mtime };
+			(*files)[(*n)++] = (struct cached_file){ path, st.st_size, st.st_mtim };
 			*total += (uint64_t)st.st_size;
 		}
 		if (sub)

@@ -400,7 +400,8 @@ struct plugin_files {
  */
 static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		   const struct inputs_info *info, const char *linker_output,
-		   const char *out, const struct plugin_files *files)
+		   const char *out, const struct plugin_files *files,
+		   struct cache_link *cache_used)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	char *res = tmp_file("link.res"), *jobs_flag = NULL, *options;
@@ -446,6 +447,10 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	rc = run_wait(argv.v, env.v);
 	if (rc == 0)
 		cache_link_end(&cache);
+	if (cache_used) {
+		*cache_used = cache;	/* (theirs to free) */
+		memset(&cache, 0, sizeof(cache));
+	}
 done:
 	cache_link_free(&cache);
 	free(jobs_flag);
@@ -539,6 +544,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		       const char *ir_part)
 {
 	struct plugin_files files = { NULL, NULL, NULL };
+	struct cache_link cache = { 0 };
 	const char *out, *lto_out, *report_to = NULL;
 	char *internalized = NULL, *symbols = NULL, *exports = NULL;
 	char *cc_plugin = NULL, *native = NULL;	/* (tmp_file()s are not freed) */
@@ -582,13 +588,14 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	files.internalized = internalized;
 	files.symbols = symbols;
 	files.exports = exports;
-	rc = run_lto(cmd, tc, info, linker_output, lto_out, &files);
+	rc = run_lto(cmd, tc, info, linker_output, lto_out, &files, &cache);
 	if (rc == 0 && linker_output)
 		rc = finish_partial(cmd, tc, info, lto_out, linker_output, internalized);
 	if (rc == 0 && ir_part)
 		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
-		rc = report_write(cmd, info, lto_out, linker_output, symbols, report_to);
+		rc = report_write(cmd, info, lto_out, linker_output, symbols,
+				  &cache, report_to);
 	if (rc == 0 && report_to) {
 		rc = tmp_output_commit(cmd->report);
 		report_done = rc == 0;
@@ -598,6 +605,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (rc != 0 && report_done && report_to != cmd->report)
 		unlink(cmd->report);
 done:
+	cache_link_free(&cache);
 	free(exports);
 	return rc;
 }
@@ -704,7 +712,7 @@ static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct plugin_files none = { NULL, NULL, NULL };
 	char *ir = tmp_file("ir.o");
 
-	if (!ir || run_lto(cmd, tc, info, "rel", ir, &none))
+	if (!ir || run_lto(cmd, tc, info, "rel", ir, &none, NULL))
 		return 1;
 	return plugin_link(cmd, tc, info, "nolto-rel", ir);
 }

@@ -19,6 +19,7 @@
  *                   stripped output, -x, an output that is not a file)
  */
 #include "report.h"
+#include "cache.h"
 #include "json.h"
 #include "debuganchors.h"
 #include "inputname.h"
@@ -113,6 +114,7 @@ struct report {
 	bool known;		/* ... when they could be read */
 	const char *unknown_why;
 	size_t count[NFATES], defined, kept[NREASONS];
+	const struct cache_link *cache;
 };
 
 /* ---- the plugin's list ---- */
@@ -399,6 +401,10 @@ static void write_text(FILE *f, const struct report *r)
 	if (r->partial)
 		fprintf(f, ", %s", r->partial);
 	fprintf(f, ")\n");
+	if (r->cache && r->cache->dir)
+		fprintf(f, "LTRANS cache %s: %u hits, %u misses, %u corrupt "
+			"entries replaced\n", r->cache->dir, r->cache->hits,
+			r->cache->misses, r->cache->corrupt);
 	if (!r->known)
 		fprintf(f, "(%s: internal definitions are listed as "
 			"\"internalized\")\n", r->unknown_why);
@@ -465,6 +471,12 @@ static void write_json(FILE *f, const struct report *r)
 	json_member(f, ",\n  ", "mode", r->mode);
 	if (r->partial)
 		json_member(f, ",\n  ", "partial", r->partial);
+	if (r->cache && r->cache->dir) {
+		fputs(",\n  \"ltrans_cache\": {", f);
+		json_member(f, "", "dir", r->cache->dir);
+		fprintf(f, ", \"hits\": %u, \"misses\": %u, \"corrupt\": %u}",
+			r->cache->hits, r->cache->misses, r->cache->corrupt);
+	}
 	fprintf(f, ",\n  \"output_inspected\": %s", r->known ? "true" : "false");
 	if (!r->known)
 		json_member(f, ",\n  ", "output_not_inspected_because", r->unknown_why);
@@ -650,7 +662,8 @@ const char *report_prepare(const struct ld_cmdline *cmd)
 
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 		 const char *out, const char *linker_output,
-		 const char *symbols, const char *where)
+		 const char *symbols, const struct cache_link *cache,
+		 const char *where)
 {
 	struct report r;
 	char *text, *buf = NULL;
@@ -660,6 +673,7 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 
 	memset(&r, 0, sizeof(r));
 	r.cmd = cmd;
+	r.cache = cache;
 	r.mode = !linker_output ? "final" : cmd->whole_program
 		 ? "relocatable whole-program" : "relocatable";
 	r.partial = !linker_output ? NULL : strcmp(linker_output, "rel") ? "native" : "ir";

@@ -75,6 +75,12 @@ check "...and writes the same bytes" cmp p1 p2
 check "a link without the cache writes them too" link p0
 check "...the same bytes" cmp p0 p1
 grep -q 'LTO cache' p0.log && not_ok "no cache named without one" || ok "no cache named without one"
+check "--lto-report counts them (JSON)" link pr --lto-cache="$C" --lto-report=pr.json
+grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0}' pr.json &&
+	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pr.json)"; }
+check "--lto-report counts them (text)" link pt --lto-cache="$C" --lto-report=pt.txt
+grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt &&
+	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pt.txt)"; }
 LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
 LTO_LD_CACHE= link p4 && ! grep -q 'LTO cache' p4.log &&
 	ok "LTO_LD_CACHE= (empty) is no cache" || not_ok "LTO_LD_CACHE= (empty) is no cache"
@@ -149,20 +155,26 @@ bad=$(find "$WORK/cache4" -type f -perm -0002 | wc -l)
 [ "$bad" -eq 0 ] && ok "umask 000: still no world-writable entry" || not_ok "umask 000: $bad world-writable entries"
 
 # ---- LTO_LD_CACHE_SIZE: the least recently used go first ----
+# Seven entries made old; main.c changed, so the next link uses six of
+# them and adds one.  A link within one byte less than all eight then
+# removes the one entry no link used since: main's old one.
 C5=$WORK/cache5
 link s1 --lto-cache="$C5"
-entries "$C5" > old.list
-xargs touch -d '2 days ago' < old.list
+entries "$C5" | xargs touch -d '2 days ago'
 sed -i 's/return 0;/return 1;/' main.c
 gcc -O2 -flto -c main.c -o main.o
-old_bytes=$(xargs stat -c %s < old.list | awk '{ s += $1 } END { print s }')
-LTO_LD_CACHE_SIZE=$old_bytes link s2 --lto-cache="$C5"
-kept=$(entries "$C5" | wc -l)
-gone=$(while read -r e; do [ -f "$e" ] || echo "$e"; done < old.list | wc -l)
-[ "$kept" -le 7 ] && [ "$gone" -ge 1 ] && ok "within LTO_LD_CACHE_SIZE: old entries evicted ($gone), $kept kept" ||
-	not_ok "within LTO_LD_CACHE_SIZE: $gone old entries evicted, $kept kept"
-new_kept=$(entries "$C5" | grep -vxF -f old.list | wc -l)
-[ "$new_kept" -ge 1 ] && ok "...the new ones stay" || not_ok "...the new ones stay"
+link s2 --lto-cache="$C5"
+entries "$C5" > before.list
+unused=$(find "$C5" -type f ! -name '.*' ! -newermt '1 day ago')
+all_bytes=$(xargs stat -c %s < before.list | awk '{ s += $1 } END { print s }')
+LTO_LD_CACHE_SIZE=$((all_bytes - 1)) link s3 --lto-cache="$C5"
+entries "$C5" > after.list
+gone=$(comm -23 before.list after.list)
+[ "$(wc -l < before.list)" -eq 8 ] && [ -n "$unused" ] && [ "$gone" = "$unused" ] &&
+	ok "LTO_LD_CACHE_SIZE: the entry used longest ago is evicted, and only it" ||
+	{ not_ok "LTO_LD_CACHE_SIZE: the entry used longest ago is evicted, and only it"; diag "before: $(cat before.list)" "unused: $unused" "gone: $gone"; }
+LTO_LD_CACHE_SIZE=1 link s4 --lto-cache="$C5"
+[ -z "$(entries "$C5")" ] && ok "LTO_LD_CACHE_SIZE=1 leaves no entry" || not_ok "LTO_LD_CACHE_SIZE=1 leaves no entry"
 LTO_LD_CACHE_SIZE=lots link s3 --lto-cache="$C5"
 grep -q "LTO_LD_CACHE_SIZE='lots' is not a size" s3.log && ok "a malformed LTO_LD_CACHE_SIZE is named" ||
 	not_ok "a malformed LTO_LD_CACHE_SIZE is named"
