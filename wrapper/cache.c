@@ -97,12 +97,32 @@ static int hash_file(struct sha256 *h, const char *path)
 }
 
 /*
- * GCC's option record ('-O2' '-fplugin=...' ...): every option but
- * those naming TMPDIR, which changes from link to link.
+ * How many of the options from ARGS[I] on name this link's temporary
+ * files rather than say how to compile (0: none): -o, -dumpbase and
+ * -dumpdir with their arguments, WPA's -fltrans-output-list and
+ * -fresolution, and anything in TMPDIR.
+ */
+static int temporary_names(char *const *args, size_t n, size_t i,
+			   const char *tmpdir)
+{
+	const char *a = args[i];
+
+	if (!strcmp(a, "-o") || !strcmp(a, "-dumpbase") || !strcmp(a, "-dumpdir"))
+		return i + 1 < n ? 2 : 1;
+	if (starts_with(a, "-fltrans-output-list=") || starts_with(a, "-fresolution=") ||
+	    (tmpdir && strstr(a, tmpdir)))
+		return 1;
+	return 0;
+}
+
+/*
+ * GCC's option record ('-O2' '-fplugin=...' ...) as the options it
+ * holds, quotes removed, those naming temporary files left out.
  */
 static void hash_options_record(struct sha256 *h, const char *text, size_t len,
 				const char *tmpdir)
 {
+	struct strvec opts = STRVEC_INIT;
 	size_t start = 0;
 	bool quoted = false;
 
@@ -111,13 +131,25 @@ static void hash_options_record(struct sha256 *h, const char *text, size_t len,
 			quoted = !quoted;
 		if (i < len && (quoted || text[i] != ' '))
 			continue;
-		if (i > start && !(tmpdir && memmem(text + start, i - start,
-						    tmpdir, strlen(tmpdir)))) {
-			sha256_update(h, text + start, i - start);
-			sha256_update(h, "", 1);
+		if (i > start) {
+			size_t from = start, to = i;
+
+			if (to - from >= 2 && text[from] == '\'' && text[to - 1] == '\'') {
+				from++;
+				to--;
+			}
+			strvec_push_nodup(&opts, xstrndup(text + from, to - from));
 		}
 		start = i + 1;
 	}
+	for (size_t i = 0; i < opts.n;) {
+		int skip = temporary_names(opts.v, opts.n, i, tmpdir);
+
+		if (!skip)
+			hash_text(h, opts.v[i]);
+		i += skip ? (size_t)skip : 1;
+	}
+	strvec_clear(&opts);
 }
 
 struct partition_hash {
@@ -190,12 +222,6 @@ static bool parse_ltrans(int argc, char **argv, struct ltrans_cmd *cmd)
 	       argv[cmd->input] != cmd->output;
 }
 
-static bool takes_path_argument(const char *opt)
-{
-	return !strcmp(opt, "-o") || !strcmp(opt, "-dumpbase") ||
-	       !strcmp(opt, "-dumpdir");
-}
-
 static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		      unsigned char key[SHA256_LEN])
 {
@@ -212,11 +238,13 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 	hash_text(&h, compiler ? compiler : "");
 	hash_text(&h, cwd);
 	for (int i = 1; i < argc; i++) {
-		if (takes_path_argument(argv[i])) {
-			i++;
+		int skip = temporary_names(argv, (size_t)argc, (size_t)i, tmpdir);
+
+		if (skip) {
+			i += skip - 1;
 			continue;
 		}
-		if (i == cmd->input || (tmpdir && strstr(argv[i], tmpdir)))
+		if (i == cmd->input)
 			continue;
 		hash_text(&h, argv[i]);
 		if (starts_with(argv[i], "-fplugin=") &&

@@ -38,7 +38,7 @@ link() {
 }
 
 # counts LOG: "H hits, M misses" from lto-ld's verbose output
-counts() { sed -n 's/^lto-ld: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1; }
+counts() { sed -n 's/^[a-z-]*: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1; }
 
 # entries DIR: the cache's entry files
 entries() { find "$1" -type f ! -name '.*' ! -name '*.tmp-*' | sort; }
@@ -84,6 +84,20 @@ grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt
 LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
 LTO_LD_CACHE= link p4 && ! grep -q 'LTO cache' p4.log &&
 	ok "LTO_LD_CACHE= (empty) is no cache" || not_ok "LTO_LD_CACHE= (empty) is no cache"
+
+# ---- the gcc -B route: the driver runs LTO, lto-ld is its ld ----
+mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
+# gcc_b OUT: gcc -flto -B links the program, verbose output into OUT.log
+gcc_b() {
+	LTO_LD_VERBOSE=1 LTO_LD_CACHE=$WORK/cache-b gcc -B"$WORK/gccdir/" -O2 -flto \
+		-flto-partition=1to1 -o "$1" main.o f1.o f2.o f3.o f4.o f5.o f6.o > "$1.log" 2>&1
+}
+check "gcc -flto -B<lto-ld>, LTO_LD_CACHE set" gcc_b b1
+expect_counts "...the driver's LTRANS compiles go through the cache" b1.log "0 hits, 7 misses"
+check "...the second time" gcc_b b2
+expect_counts "...compile nothing" b2.log "7 hits, 0 misses"
+check "...and give the same program" cmp b1 b2
+runs_with "...which is right" b2 21
 
 # ---- a changed input must miss ----
 sed -i 's/y \* 3;/y * 30;/' f3.c
