@@ -21,6 +21,8 @@ static const char own_options[] =
 	"                                definitions internal too\n"
 	"  --lto-report=FILE             what became of each IR definition (JSON\n"
 	"                                when FILE ends in .json); also --lto-report FILE\n"
+	"  --lto-cache=DIR               keep each LTRANS object in DIR and reuse it\n"
+	"                                when the same partition is compiled again\n"
 	"  --print-cc-plugin             print the GCC compiler plugin for -fplugin=\n"
 	"                                and exit\n"
 	"  --lto-flags=FLAGS             options for the LTO step, space-separated\n"
@@ -29,7 +31,8 @@ static const char own_options[] =
 static const char environment[] =
 	"  LTO_LD_REAL_LD LTO_LD_CC LTO_LD_PARTIAL LTO_LD_JOBS LTO_LD_LTO_FLAGS\n"
 	"  LTO_LD_PLUGIN LTO_LD_REPORT LTO_LD_WHOLE_PROGRAM LTO_LD_FINAL_WEAK\n"
-	"  LTO_LD_EXPORTS LTO_LD_SAVE_TEMPS LTO_LD_VERBOSE TMPDIR LTO_LD_RUNNING\n";
+	"  LTO_LD_EXPORTS LTO_LD_CACHE LTO_LD_CACHE_SIZE LTO_LD_SAVE_TEMPS\n"
+	"  LTO_LD_VERBOSE TMPDIR LTO_LD_RUNNING\n";
 
 void help_print(FILE *f)
 {
