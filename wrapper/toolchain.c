@@ -200,7 +200,8 @@ const char *toolchain_machine(struct toolchain *tc)
  * The compiler plugin PLUGIN was built for this gcc's major version (the
  * .gcc file beside it says which); GCC refuses a plugin of another.
  */
-static bool plugin_fits(struct toolchain *tc, const char *plugin, bool quiet)
+static bool plugin_fits(struct toolchain *tc, const char *cc_path,
+			const char *plugin, bool quiet)
 {
 	char *stem = xstrndup(plugin, strlen(plugin) - strlen(".so"));
 	char *version_file = xasprintf("%s.gcc", stem);
@@ -212,7 +213,7 @@ static bool plugin_fits(struct toolchain *tc, const char *plugin, bool quiet)
 		fits = built_for && atoi(built_for) == toolchain_gcc_major(tc);
 		if (!fits && !quiet)
 			error("%s was built for GCC %d, the compiler %s is GCC %d",
-			      plugin, built_for ? atoi(built_for) : 0, tc->cc,
+			      plugin, built_for ? atoi(built_for) : 0, cc_path,
 			      toolchain_gcc_major(tc));
 	}
 	free(built_for);
@@ -247,7 +248,7 @@ char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet)
 		error("no lto-ld-asm-names.so for %s (%s): lto-ld was built "
 		      "without that compiler's plugin headers (gcc-N-plugin-dev)",
 		      cc_path, machine);
-	if (found && !plugin_fits(tc, found, quiet)) {
+	if (found && !plugin_fits(tc, cc_path, found, quiet)) {
 		free(found);
 		found = NULL;
 	}
@@ -304,9 +305,13 @@ int toolchain_gcc_major(struct toolchain *tc)
 	char *version;
 
 	if (!tc->gcc_major) {
-		version = ask_compiler(tc->cc, "-dumpversion");
+		/* (tc->cc is a path only after toolchain_find_lto()) */
+		char *cc = find_program(tc->cc);
+
+		version = cc ? ask_compiler(cc, "-dumpversion") : NULL;
 		tc->gcc_major = version ? atoi(version) : -1;
 		free(version);
+		free(cc);
 	}
 	return tc->gcc_major;
 }

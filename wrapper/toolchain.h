@@ -44,7 +44,7 @@ char *toolchain_find_cc_plugin(struct toolchain *tc, bool quiet);
 /* The gcc's target triple (-dumpmachine, asked once); NULL when unknown. */
 const char *toolchain_machine(struct toolchain *tc);
 
-/* GCC's major version (asked once; -1 when unknown).  After toolchain_find_lto(). */
+/* GCC's major version (asked once; -1 when unknown). */
 int toolchain_gcc_major(struct toolchain *tc);
 
 /* Find NAME in PATH (or take it as a path), skipping lto-ld itself. */
