@@ -147,6 +147,14 @@ static int maybe_response_file(struct strvec *argv, size_t first)
 
 /* ---- the environment of lto-wrapper ---- */
 
+/* FD is open here, and a pipe: a closed jobserver fd may have been reused. */
+static bool is_open_pipe(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
 /* A usable GNU make jobserver in MAKEFLAGS (its pipe fds open here)? */
 static bool have_jobserver(void)
 {
@@ -164,7 +172,40 @@ static bool have_jobserver(void)
 	p = strchr(p, '=') + 1;
 	if (sscanf(p, "%d,%d", &rfd, &wfd) != 2)
 		return false;	/* fifo: jobservers are not understood by GCC 12 */
-	return fcntl(rfd, F_GETFD) != -1 && fcntl(wfd, F_GETFD) != -1;
+	return is_open_pipe(rfd) && is_open_pipe(wfd);
+}
+
+/*
+ * MAKEFLAGS without its jobserver, for lto-wrapper's make when lto-ld
+ * did not find the jobserver usable (NULL: nothing to take out).  Its
+ * fd numbers may name other files here by now: make would read them.
+ */
+static char *makeflags_without_jobserver(void)
+{
+	const char *flags = getenv("MAKEFLAGS");
+	struct strvec words = STRVEC_INIT;
+	char *copy, *word, *save = NULL, *out;
+	size_t len = 1;
+
+	if (!flags || (!strstr(flags, "--jobserver-auth=") &&
+		       !strstr(flags, "--jobserver-fds=")))
+		return NULL;
+	copy = xstrdup(flags);
+	for (word = strtok_r(copy, " ", &save); word; word = strtok_r(NULL, " ", &save))
+		if (!starts_with(word, "--jobserver-auth=") &&
+		    !starts_with(word, "--jobserver-fds="))
+			strvec_push(&words, word);
+	for (size_t i = 0; i < words.n; i++)
+		len += strlen(words.v[i]) + 1;
+	out = xmalloc(len + strlen("MAKEFLAGS="));
+	strcpy(out, "MAKEFLAGS=");
+	for (size_t i = 0; i < words.n; i++) {
+		strcat(out, i ? " " : "");
+		strcat(out, words.v[i]);
+	}
+	strvec_clear(&words);
+	free(copy);
+	return out;
 }
 
 static int ltrans_jobs(char **flag)
@@ -437,6 +478,12 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		goto done;
 	if (!cache.dir)
 		strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
+	if (strcmp(jobs_flag, "-flto=jobserver")) {
+		char *makeflags = makeflags_without_jobserver();
+
+		if (makeflags)
+			strvec_push_nodup(&settings, makeflags);
+	}
 	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
 	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
 	/* the compiler plugin drops the other exports in the LTO step */

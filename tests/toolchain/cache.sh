@@ -75,10 +75,12 @@ check "...and writes the same bytes" cmp p1 p2
 check "a link without the cache writes them too" link p0
 check "...the same bytes" cmp p0 p1
 grep -q 'LTO cache' p0.log && not_ok "no cache named without one" || ok "no cache named without one"
-check "--lto-report counts them (JSON)" link pr --lto-cache="$C" --lto-report=pr.json
+if link pr --lto-cache="$C" --lto-report=pr.json; then ok "--lto-report counts them (JSON)"
+else not_ok "--lto-report counts them (JSON)"; diag "$(cat pr.log)"; fi
 grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0}' pr.json &&
 	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pr.json)"; }
-check "--lto-report counts them (text)" link pt --lto-cache="$C" --lto-report=pt.txt
+if link pt --lto-cache="$C" --lto-report=pt.txt; then ok "--lto-report counts them (text)"
+else not_ok "--lto-report counts them (text)"; diag "$(cat pt.log)"; fi
 grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt &&
 	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pt.txt)"; }
 LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
