@@ -161,15 +161,34 @@ struct partition_hash {
 #define OPTIONS_SECTION ".gnu.lto_.opts"
 #define OPTIONS_MAX (1 << 20)
 
+/*
+ * GCC names IR sections with a random number (the seed) after a dot:
+ * the same IR compiled twice differs only there, so it is left out.
+ */
+static void hash_section_name(struct sha256 *h, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	size_t len = strlen(name);
+
+	if (starts_with(name, ".gnu.lto_") && dot && dot[1] &&
+	    strspn(dot + 1, "0123456789abcdef") == strlen(dot + 1))
+		len = (size_t)(dot - name);
+	sha256_update(h, name, len);
+	sha256_update(h, "", 1);
+}
+
 static int hash_section(const struct scan_section *sec, void *data)
 {
 	struct partition_hash *p = data;
 	char *text;
 	ssize_t got;
 
-	hash_text(p->h, sec->name);
+	hash_section_name(p->h, sec->name);
 	hash_number(p->h, sec->type);
 	hash_number(p->h, sec->flags);
+	/* (the section names themselves: each is hashed above, as it reads) */
+	if (!strcmp(sec->name, ".shstrtab"))
+		return 0;
 	if (sec->type == 8)	/* SHT_NOBITS: a size, no bytes */
 		return hash_number(p->h, sec->size), 0;
 	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
@@ -185,7 +204,8 @@ static int hash_section(const struct scan_section *sec, void *data)
 	return got == (ssize_t)sec->size ? 0 : -1;
 }
 
-static int hash_partition(struct sha256 *h, const char *path, const char *tmpdir)
+/* An ELF object by its sections (see hash_section). */
+static int hash_object(struct sha256 *h, const char *path, const char *tmpdir)
 {
 	struct partition_hash p = { h, open(path, O_RDONLY | O_CLOEXEC), tmpdir };
 	int rc;
@@ -251,7 +271,7 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		    hash_file(&h, argv[i] + strlen("-fplugin=")))
 			return -1;
 	}
-	if (hash_partition(&h, argv[cmd->input], tmpdir))
+	if (hash_object(&h, argv[cmd->input], tmpdir))
 		return -1;
 	sha256_final(&h, key);
 	return 0;
@@ -348,7 +368,8 @@ static enum fetch fetch_entry(const char *entry, const unsigned char *key,
 	out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	ok = out >= 0 &&
 	     copy_hashed(in, out, (uint64_t)st.st_size - ENTRY_HEADER, digest) &&
-	     !memcmp(digest, header + ENTRY_HEADER - SHA256_LEN, SHA256_LEN);
+	     !memcmp(digest, header + ENTRY_HEADER - SHA256_LEN, SHA256_LEN) &&
+	     fchmod(out, st.st_mode & 0777) == 0;
 	close(in);
 	if (out >= 0 && close(out) != 0)
 		ok = false;
@@ -361,12 +382,16 @@ static enum fetch fetch_entry(const char *entry, const unsigned char *key,
 	return FETCH_HIT;
 }
 
-static mode_t file_mode(void)
+/*
+ * An entry's mode: its object's (an executable stays one), within the
+ * umask, never world-writable.
+ */
+static mode_t entry_mode(mode_t object_mode)
 {
 	mode_t mask = umask(0);
 
 	umask(mask);
-	return 0666 & ~mask & ~(mode_t)S_IWOTH;	/* never world-writable */
+	return object_mode & 0777 & ~mask & ~(mode_t)S_IWOTH;
 }
 
 /* Store OBJECT as ENTRY.  0, or -1 with errno set. */
@@ -389,7 +414,7 @@ static int store_entry(const char *entry, const unsigned char *key,
 	memcpy(header, ENTRY_MAGIC, 8);
 	memcpy(header + 8, key, SHA256_LEN);
 	put_u64(header + 8 + SHA256_LEN, (uint64_t)st.st_size);
-	if (fchmod(out, file_mode()) != 0 ||
+	if (fchmod(out, entry_mode(st.st_mode)) != 0 ||
 	    !write_all(out, header, sizeof(header)) ||
 	    !copy_hashed(in, out, (uint64_t)st.st_size, digest) ||
 	    pwrite(out, digest, SHA256_LEN, ENTRY_HEADER - SHA256_LEN) != SHA256_LEN)
@@ -622,6 +647,7 @@ int cache_link_begin(struct cache_link *link, const char *dir,
 	identity = compiler_identity(tc, real_cc);
 	link->dir = xstrdup(dir);
 	link->log = log;
+	link->compiler = xstrdup(identity);
 	strvec_pushf(settings, "COLLECT_GCC=%s", self);
 	strvec_pushf(settings, ENV_CC "=%s", real_cc);
 	strvec_pushf(settings, ENV_DIR "=%s", dir);
@@ -794,5 +820,187 @@ void cache_link_end(struct cache_link *link)
 void cache_link_free(struct cache_link *link)
 {
 	free(link->dir);	/* (the log is the tmp module's) */
+	free(link->compiler);
 	memset(link, 0, sizeof(*link));
+}
+
+/* ---- the link cache ---- */
+
+struct link_hash {
+	struct sha256 *h;
+	const char *tmpdir;
+	int rc;
+};
+
+/* A relocatable ELF object (by its first bytes)? */
+static bool is_relocatable(const char *path)
+{
+	unsigned char head[18];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool rel;
+
+	if (fd < 0)
+		return false;
+	/* e_type ET_REL (1), in the file's byte order */
+	rel = read(fd, head, sizeof(head)) == (ssize_t)sizeof(head) &&
+	      !memcmp(head, "\177ELF", 4) &&
+	      (head[5] == 2 ? head[16] == 0 && head[17] == 1
+			    : head[16] == 1 && head[17] == 0);
+	close(fd);
+	return rel;
+}
+
+static int hash_member(const struct scan_object *obj, void *data)
+{
+	struct link_hash *lh = data;
+
+	if (obj->in_thin_archive && !obj->member) {
+		hash_text(lh->h, obj->path);
+		if (hash_object(lh->h, obj->path, lh->tmpdir))
+			return -1;
+	}
+	return 0;
+}
+
+/* Linker script words that read other files. */
+static bool names_other_files(const char *path)
+{
+	static const char *const words[] = { "INCLUDE", "INPUT", "GROUP", "SEARCH_DIR" };
+	size_t len;
+	char *text = read_file(path, &len);
+	bool found = !text;
+
+	for (size_t i = 0; text && i < sizeof(words) / sizeof(words[0]) && !found; i++)
+		found = memmem(text, len, words[i], strlen(words[i])) != NULL;
+	free(text);
+	return found;
+}
+
+/*
+ * The file TOKEN names (itself, or what follows its last '='), if any:
+ * objects by their sections, thin archives by their members too, other
+ * files byte by byte.  -1 when the link cannot be keyed.
+ */
+static int hash_named_file(struct sha256 *h, const char *token, const char *tmpdir)
+{
+	const char *eq = strrchr(token, '='), *path = eq ? eq + 1 : token;
+	struct scan_file_info info;
+	struct link_hash lh = { h, tmpdir, 0 };
+	struct stat st;
+
+	if (!*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (is_relocatable(path))
+		return hash_object(h, path, tmpdir);
+	if (scan_file_kind(path, &info) != 0)
+		return -1;
+	if (info.kind == FILE_THIN_ARCHIVE)
+		return hash_file(h, path) || scan_file(path, hash_member, &lh, NULL) ? -1 : 0;
+	if (info.kind == FILE_OTHER && names_other_files(path))
+		return -1;
+	return hash_file(h, path);
+}
+
+static int link_key(struct cache_link *link, char *const *argv,
+		    char *const *settings)
+{
+	const char *tmpdir = tmp_dir();
+	char cwd[PATH_MAX];
+	struct sha256 h;
+
+	if (!tmpdir || !getcwd(cwd, sizeof(cwd)))
+		return -1;
+	sha256_init(&h);
+	hash_text(&h, "lto-ld link 1");
+	hash_text(&h, link->compiler);
+	hash_text(&h, cwd);
+	for (size_t i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-o") && argv[i + 1]) {
+			i++;
+			continue;
+		}
+		if (strstr(a, tmpdir))
+			continue;
+		if ((a[0] == '-' && a[1] == 'l') || starts_with(a, "--library") || a[0] == '@')
+			return -1;	/* a library search: not followed here */
+		hash_text(&h, a);
+		if (hash_named_file(&h, a, tmpdir))
+			return -1;
+	}
+	for (size_t i = 0; settings[i]; i++) {
+		const char *s = settings[i];
+
+		if (starts_with(s, "MAKEFLAGS=") || starts_with(s, "TMPDIR=") ||
+		    strstr(s, tmpdir))
+			continue;
+		hash_text(&h, s);
+		if (hash_named_file(&h, s, tmpdir))
+			return -1;
+	}
+	sha256_final(&h, link->key);
+	return 0;
+}
+
+/* The key of output I of the link. */
+static void output_key(const struct cache_link *link, size_t i,
+		       unsigned char key[SHA256_LEN])
+{
+	struct sha256 h;
+
+	sha256_init(&h);
+	sha256_update(&h, link->key, SHA256_LEN);
+	hash_number(&h, i);
+	sha256_final(&h, key);
+}
+
+bool cache_link_fetch(struct cache_link *link, char *const *argv,
+		      char *const *settings, char *const *outputs)
+{
+	bool hit = true;
+
+	if (!link->dir)
+		return false;
+	link->keyed = link_key(link, argv, settings) == 0;
+	if (!link->keyed) {
+		trace("LTO cache %s: this link is not cached (it searches "
+		      "libraries or its script names other files)", link->dir);
+		return false;
+	}
+	for (size_t i = 0; outputs[i] && hit; i++) {
+		unsigned char key[SHA256_LEN];
+		char *entry;
+
+		output_key(link, i, key);
+		entry = entry_path(link->dir, key);
+		hit = fetch_entry(entry, key, outputs[i]) == FETCH_HIT;
+		free(entry);
+	}
+	link->link_hit = hit;
+	trace("LTO cache %s: the link's inputs %s", link->dir,
+	      hit ? "are those of a cached link: WPA and LTRANS skipped"
+		  : "are new");
+	return hit;
+}
+
+void cache_link_store(struct cache_link *link, char *const *outputs)
+{
+	if (!link->dir || !link->keyed || link->link_hit)
+		return;
+	/* (a side file the plugin did not write: nothing to replay) */
+	for (size_t i = 0; outputs[i]; i++)
+		if (access(outputs[i], R_OK) != 0)
+			return;
+	for (size_t i = 0; outputs[i]; i++) {
+		unsigned char key[SHA256_LEN];
+		char *entry;
+
+		output_key(link, i, key);
+		entry = entry_path(link->dir, key);
+		if (store_entry(entry, key, outputs[i]) != 0 && !link->stores_failed++)
+			warning("LTO cache %s: the link's outputs not stored: %s",
+				link->dir, strerror(errno));
+		free(entry);
+	}
 }

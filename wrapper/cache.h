@@ -4,6 +4,9 @@
  * LTRANS compile ("gcc -xlto -c ... -fltrans -o N.ltrans.o N.o") through
  * lto-ld, which answers it from the cache or runs gcc and stores what it
  * wrote.  WPA and anything else it is asked to run go to gcc untouched.
+ * The link cache, in the same folder, goes one step further: a link
+ * whose inputs are those of a cached one gets that link's outputs, and
+ * neither WPA nor LTRANS runs.
  */
 #ifndef LTO_LD_CACHE_H
 #define LTO_LD_CACHE_H
@@ -17,7 +20,11 @@ struct toolchain;
 struct cache_link {
 	char *dir;
 	const char *log;	/* what each LTRANS compile did, a line each */
+	char *compiler;		/* the compiler's identity, as hex */
 	unsigned hits, misses, stores_failed, corrupt;
+	bool keyed;		/* the link cache could name this link: */
+	unsigned char key[32];	/* ...by this */
+	bool link_hit;		/* its outputs came from the cache */
 };
 
 /*
@@ -37,6 +44,22 @@ int cache_link_begin(struct cache_link *link, const char *dir,
  */
 void cache_link_end(struct cache_link *link);
 void cache_link_free(struct cache_link *link);
+
+/*
+ * The link cache, for a link that has the cache: before ld runs with
+ * ARGV and SETTINGS (NAME=VALUE), name the link by everything it reads
+ * (the files its arguments and settings name, thin archives' members,
+ * IR by its contents, not GCC's random section names), and when the
+ * cache holds its OUTPUTS (the output, then the plugin's side files; a
+ * NULL ends them), write them: true, and ld need not run.  A link that
+ * searches libraries (-l) or whose linker script names other files is
+ * never answered from the cache.
+ */
+bool cache_link_fetch(struct cache_link *link, char *const *argv,
+		      char *const *settings, char *const *outputs);
+
+/* After ld wrote OUTPUTS: keep them for the next link with the same key. */
+void cache_link_store(struct cache_link *link, char *const *outputs);
 
 /* True when this process was started by lto-wrapper as COLLECT_GCC. */
 bool cache_ltrans_requested(void);

@@ -445,6 +445,7 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		   struct cache_link *cache_used)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
+	struct strvec outputs = STRVEC_INIT;
 	char *res = tmp_file("link.res"), *jobs_flag = NULL, *options;
 	struct cache_link cache;
 	int rc = 1;
@@ -467,8 +468,6 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	push_link_args(&argv, cmd, info, false);
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, out);
-	if (maybe_response_file(&argv, 1))
-		goto done;
 
 	options = collect_gcc_options(cmd, tc, jobs_flag, linker_output);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
@@ -490,8 +489,23 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	strvec_pushf(&settings, "LTO_LD_EXPORTS=%s",
 		     files->exports ? files->exports : "");
 	free(options);
+	/* the link cache: the same inputs as a cached link, its outputs */
+	strvec_push(&outputs, out);
+	if (files->internalized)
+		strvec_push(&outputs, files->internalized);
+	if (files->symbols)
+		strvec_push(&outputs, files->symbols);
+	if (cache_link_fetch(&cache, argv.v, settings.v, outputs.v)) {
+		rc = 0;
+		goto cached;
+	}
+	if (maybe_response_file(&argv, 1))
+		goto done;
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
+	if (rc == 0)
+		cache_link_store(&cache, outputs.v);
+cached:
 	if (rc == 0)
 		cache_link_end(&cache);
 	if (cache_used) {
@@ -500,6 +514,7 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	}
 done:
 	cache_link_free(&cache);
+	strvec_clear(&outputs);
 	free(jobs_flag);
 	strvec_clear(&argv);
 	strvec_clear(&env);

@@ -403,8 +403,9 @@ static void write_text(FILE *f, const struct report *r)
 	fprintf(f, ")\n");
 	if (r->cache && r->cache->dir)
 		fprintf(f, "LTRANS cache %s: %u hits, %u misses, %u corrupt "
-			"entries replaced\n", r->cache->dir, r->cache->hits,
-			r->cache->misses, r->cache->corrupt);
+			"entries replaced%s\n", r->cache->dir, r->cache->hits,
+			r->cache->misses, r->cache->corrupt,
+			r->cache->link_hit ? "; the whole link came from the cache" : "");
 	if (!r->known)
 		fprintf(f, "(%s: internal definitions are listed as "
 			"\"internalized\")\n", r->unknown_why);
@@ -474,8 +475,9 @@ static void write_json(FILE *f, const struct report *r)
 	if (r->cache && r->cache->dir) {
 		fputs(",\n  \"ltrans_cache\": {", f);
 		json_member(f, "", "dir", r->cache->dir);
-		fprintf(f, ", \"hits\": %u, \"misses\": %u, \"corrupt\": %u}",
-			r->cache->hits, r->cache->misses, r->cache->corrupt);
+		fprintf(f, ", \"hits\": %u, \"misses\": %u, \"corrupt\": %u, "
+			"\"link_hit\": %s}", r->cache->hits, r->cache->misses,
+			r->cache->corrupt, r->cache->link_hit ? "true" : "false");
 	}
 	fprintf(f, ",\n  \"output_inspected\": %s", r->known ? "true" : "false");
 	if (!r->known)

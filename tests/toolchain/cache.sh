@@ -77,7 +77,7 @@ check "...the same bytes" cmp p0 p1
 grep -q 'LTO cache' p0.log && not_ok "no cache named without one" || ok "no cache named without one"
 if link pr --lto-cache="$C" --lto-report=pr.json; then ok "--lto-report counts them (JSON)"
 else not_ok "--lto-report counts them (JSON)"; diag "$(cat pr.log)"; fi
-grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0}' pr.json &&
+grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0, "link_hit": false}' pr.json &&
 	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pr.json)"; }
 if link pt --lto-cache="$C" --lto-report=pt.txt; then ok "--lto-report counts them (text)"
 else not_ok "--lto-report counts them (text)"; diag "$(cat pt.log)"; fi
@@ -86,6 +86,51 @@ grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt
 LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
 LTO_LD_CACHE= link p4 && ! grep -q 'LTO cache' p4.log &&
 	ok "LTO_LD_CACHE= (empty) is no cache" || not_ok "LTO_LD_CACHE= (empty) is no cache"
+
+# ---- the link cache: a link with the inputs of a cached one runs no LTO ----
+libc=$(gcc -print-file-name=libc.so.6)
+# link_named OUT [OPTIONS...]: as link, libc named by path (no -l search)
+link_named() {
+	out=$1; shift
+	LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-flags=-flto-partition=1to1 "$@" \
+		-o "$out" $CRT main.o f1.o f2.o f3.o f4.o f5.o f6.o "$libc" "$libdir/crtn.o" > "$out.log" 2>&1
+}
+# link_says DESCRIPTION LOG PATTERN
+link_says() {
+	if grep -q "$3" "$2"; then ok "$1"; else not_ok "$1"; diag "$(grep 'LTO cache' "$2")"; fi
+}
+grep -q 'LTO cache .*this link is not cached (it searches libraries' p1.log &&
+	ok "a link that searches libraries (-lc) is not answered by the link cache" ||
+	not_ok "a link that searches libraries (-lc) is not answered by the link cache"
+CL=$WORK/cache-link
+check "a link without a library search" link_named l1 --lto-cache="$CL"
+link_says "...is new to the link cache" l1.log "the link's inputs are new"
+check "the same link again" link_named l2 --lto-cache="$CL"
+link_says "...runs no LTO: the link cache answers" l2.log "WPA and LTRANS skipped"
+check "...with the same bytes" cmp l1 l2
+compile gcc
+check "every object compiled again (GCC names their sections anew)" link_named l3 --lto-cache="$CL"
+link_says "...the link cache still answers" l3.log "WPA and LTRANS skipped"
+check "...the same bytes" cmp l1 l3
+runs_with "...and the program is right" l3 21
+sed -i 's/y \* 3;/y * 7;/' f3.c
+gcc -O2 -flto -c f3.c -o f3.o
+check "f3 returns x * 7" link_named l4 --lto-cache="$CL"
+link_says "...a new link for the link cache" l4.log "the link's inputs are new"
+runs_with "...whose program prints the new sum" l4 25
+sed -i 's/y \* 7;/y * 3;/' f3.c
+gcc -O2 -flto -c f3.c -o f3.o
+printf 'f1\n' > keep.txt
+check "whole-program ld -r with a keep file" "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program \
+	--lto-keep=keep.txt -o w1.o f1.o f2.o
+check "...the same again" env LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program \
+	--lto-keep=keep.txt -o w2.o f1.o f2.o
+printf 'f2\n' > keep.txt
+LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program --lto-keep=keep.txt \
+	-o w3.o f1.o f2.o > w3.log 2>&1
+link_says "...a changed keep file is a new link" w3.log "the link's inputs are new"
+nm w3.o | grep -q ' T f2$' && ! nm w3.o | grep -q ' T f1$' &&
+	ok "...whose output keeps f2, not f1" || { not_ok "...whose output keeps f2, not f1"; diag "$(nm w3.o)"; }
 
 # ---- the gcc -B route: the driver runs LTO, lto-ld is its ld ----
 mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
