@@ -267,7 +267,7 @@ unedit_main() {
 # ltrans_counts LOG: "HITS hits, MISSES misses" of the LTO cache of the
 # last LTO link in LOG (lto-ld's verbose output)
 ltrans_counts() {
-	sed -n 's/^lto-ld: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1
+	sed -n 's/^[^:]*: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1
 }
 
 # edit_rebuild TARGET VARIANT LABEL: after edit_main, rebuild the images

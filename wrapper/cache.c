@@ -986,7 +986,16 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 
 void cache_link_store(struct cache_link *link, char *const *outputs)
 {
+	struct stat st;
+
 	if (!link->dir || !link->keyed || link->link_hit)
+		return;
+	/*
+	 * A link that compiled no partition (its IR all stayed out: the
+	 * kernel's kallsyms links) costs what a plain one does: its output,
+	 * often a large program, would only push LTRANS objects out.
+	 */
+	if (stat(link->log, &st) != 0 || st.st_size == 0)
 		return;
 	/* (a side file the plugin did not write: nothing to replay) */
 	for (size_t i = 0; outputs[i]; i++)
