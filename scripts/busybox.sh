@@ -8,7 +8,9 @@
 #
 # Usage: scripts/busybox.sh LTO_LD [VARIANTS]
 #   VARIANTS: plain, lto (lto-ld's default ld -r mode), thin
-#   (LTO_LD_PARTIAL=thin), native (LTO_LD_PARTIAL=native); default
+#   (LTO_LD_PARTIAL=thin), native (LTO_LD_PARTIAL=native), cache (the
+#   default mode with an LTRANS cache that starts empty, in the tree's
+#   .lto-ld-cache: trylink's repeated links share it); default
 #   "plain lto thin"; plain always runs, it is the reference
 # The source comes from Debian's archive (apt-get source), through a
 # sources list and lists folder of this script's own: the system's
@@ -53,9 +55,10 @@ bbmake() {
 	v=$1; shift
 	case $v in
 	plain) make -C "$dir/$v" "$@" ;;
-	*)	partial=
+	*)	partial= cache=
 		case $v in thin|native) partial=$v ;; esac
-		env LTO_LD_PARTIAL="$partial" make -C "$dir/$v" \
+		[ "$v" = cache ] && cache=$dir/$v/.lto-ld-cache
+		env LTO_LD_PARTIAL="$partial" LTO_LD_CACHE="$cache" make -C "$dir/$v" \
 			CC="gcc -B$(gcc_dir)/" LD="$lto_ld" EXTRA_CFLAGS=-flto "$@" ;;
 	esac
 }
@@ -104,6 +107,7 @@ label() {
 	lto) echo "LTO through lto-ld, default mode" ;;
 	thin) echo "LTO, LTO_LD_PARTIAL=thin" ;;
 	native) echo "LTO, LTO_LD_PARTIAL=native" ;;
+	cache) echo "LTO, default mode, LTO_LD_CACHE (empty at the start)" ;;
 	esac
 }
 
@@ -118,7 +122,7 @@ fi
 [ $# -gt 0 ] || set -- lto thin
 set -- plain $(printf '%s\n' "$@" | grep -vx plain)
 for v in "$@"; do
-	case $v in plain|lto|thin|native) ;; *) echo "busybox: unknown variant '$v'" >&2; exit 2 ;; esac
+	case $v in plain|lto|thin|native|cache) ;; *) echo "busybox: unknown variant '$v'" >&2; exit 2 ;; esac
 done
 mkdir -p "$dir"
 fetch
