@@ -22,6 +22,9 @@ int main(void) { printf("%d\n", f1(1) + f2(1) + f3(1) + f4(1) + f5(1) + f6(1)); 
 EOF
 }
 
+# set_f3 N: f3 returns x * N (f3.o compiled again)
+set_f3() { sed -i "s/y \* [0-9]*;/y * $1;/" f3.c && gcc -O2 -flto -c f3.c -o f3.o; }
+
 # compile CC: the objects, GCC IR, with CC
 compile() {
 	for f in f1 f2 f3 f4 f5 f6 main; do
@@ -113,13 +116,11 @@ check "every object compiled again (GCC names their sections anew)" link_named l
 link_says "...the link cache still answers" l3.log "WPA and LTRANS skipped"
 check "...the same bytes" cmp l1 l3
 runs_with "...and the program is right" l3 21
-sed -i 's/y \* 3;/y * 7;/' f3.c
-gcc -O2 -flto -c f3.c -o f3.o
+set_f3 7
 check "f3 returns x * 7" link_named l4 --lto-cache="$CL"
 link_says "...a new link for the link cache" l4.log "the link's inputs are new"
 runs_with "...whose program prints the new sum" l4 25
-sed -i 's/y \* 7;/y * 3;/' f3.c
-gcc -O2 -flto -c f3.c -o f3.o
+set_f3 3
 printf 'f1\n' > keep.txt
 check "whole-program ld -r with a keep file" "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program \
 	--lto-keep=keep.txt -o w1.o f1.o f2.o
@@ -147,13 +148,11 @@ check "...and give the same program" cmp b1 b2
 runs_with "...which is right" b2 21
 
 # ---- a changed input must miss ----
-sed -i 's/y \* 3;/y * 30;/' f3.c
-gcc -O2 -flto -c f3.c -o f3.o
+set_f3 30
 check "link after f3 returns x * 30" link p5 --lto-cache="$C"
 expect_counts "only f3's partition is compiled again" p5.log "6 hits, 1 misses"
 runs_with "...and the program prints the new sum" p5 48
-sed -i 's/y \* 30;/y * 3;/' f3.c
-gcc -O2 -flto -c f3.c -o f3.o
+set_f3 3
 
 # ---- truncated, corrupt and foreign entries ----
 # (in a new cache: all seven entries are the link's)
