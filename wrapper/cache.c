@@ -9,7 +9,9 @@
  *   - the contents of every -fplugin;
  *   - the working directory (debug information names it);
  *   - the compiler: its version, and the path, size and time of gcc,
- *     lto-wrapper and lto1, read once per link by the lto-ld that links.
+ *     lto-wrapper and lto1, and the variables gcc reads that may change
+ *     the code (GCC_EXEC_PREFIX, COMPILER_PATH...), read once per link
+ *     by the lto-ld that links.
  * The entry file is a header (magic, key, length, SHA-256 of the object)
  * and the object.  It is written to a temporary file and renamed, so that
  * links sharing a cache only see whole entries; one that is truncated,
@@ -535,7 +537,12 @@ static void hash_program(struct sha256 *h, const char *path)
 	hash_number(h, (uint64_t)st.st_mtim.tv_nsec);
 }
 
-/* The identity of the compiler LTRANS runs, as hex. */
+static const char *const gcc_environment[] = {
+	"GCC_EXEC_PREFIX", "COMPILER_PATH", "LIBRARY_PATH", "GCC_COMPARE_DEBUG",
+	"SOURCE_DATE_EPOCH",
+};
+
+/* The identity of the compiler LTRANS runs (and its environment), as hex. */
 static char *compiler_identity(struct toolchain *tc, const char *cc)
 {
 	char *lto1 = NULL, *wrapper_dir, hex[SHA256_HEX_LEN + 1];
@@ -555,6 +562,13 @@ static char *compiler_identity(struct toolchain *tc, const char *cc)
 	}
 	hash_program(&h, lto1);
 	free(lto1);
+	/* what gcc itself reads from the environment and may change the code */
+	for (size_t i = 0; i < sizeof(gcc_environment) / sizeof(gcc_environment[0]); i++) {
+		const char *value = getenv(gcc_environment[i]);
+
+		hash_text(&h, gcc_environment[i]);
+		hash_text(&h, value ? value : "\x01unset");
+	}
 	sha256_final(&h, digest);
 	sha256_hex(digest, hex);
 	return xstrdup(hex);
