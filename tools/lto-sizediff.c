@@ -17,8 +17,10 @@
 #include "tmp.h"
 #include "util.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,8 @@ struct state {
 	struct row *rows;	/* by names index */
 	size_t rows_alloc;
 	int side;		/* the image being read */
+	struct strmap ranges[2];	/* "ADDRESS SIZE" of the symbols counted */
+	bool linked[2];		/* not relocatable: values are addresses */
 
 	struct strmap defnames;	/* normalized names the objects define */
 	struct defs *defs;	/* by defnames index */
@@ -133,8 +137,23 @@ static bool counts(char type)
 	return type && strchr("tTdDbBrRwWvV", type);
 }
 
-static void image_symbol(void *ctx, char type, bool has_size, uint64_t size,
-			 const char *name)
+/*
+ * An alias (identical code folding leaves one body under the names of
+ * all the copies it merged, a weak alias shares its target's) counts as
+ * a symbol of its name with no bytes: the image holds them once.
+ */
+static bool is_alias(struct state *st, uint64_t value, uint64_t size)
+{
+	char key[48];
+	bool added;
+
+	snprintf(key, sizeof(key), "%" PRIx64 " %" PRIx64, value, size);
+	strmap_intern(&st->ranges[st->side], key, &added);
+	return !added;
+}
+
+static void image_symbol(void *ctx, uint64_t value, char type, bool has_size,
+			 uint64_t size, const char *name)
 {
 	struct state *st = ctx;
 	struct image *im = &st->image[st->side];
@@ -143,6 +162,10 @@ static void image_symbol(void *ctx, char type, bool has_size, uint64_t size,
 
 	if (!has_size || !counts(type))
 		return;
+	if (st->linked[st->side] && is_alias(st, value, size)) {
+		im->aliases++;
+		size = 0;
+	}
 	base = symname_normalize(name);
 	i = strmap_intern(&st->names, base, NULL);
 	free(base);
@@ -182,6 +205,7 @@ static int read_image(struct state *st, const char *nm, int side, const char *fi
 	st->machine[side] = elf_machine(file);
 	if (st->machine[side] < 0 || (side == NEW && same_machine(st)))
 		return 1;
+	st->linked[side] = elf_type(file) != ET_REL;
 	lines = nm_read(nm, args, file, &sink);
 	if (lines < 0)
 		return 1;
@@ -280,13 +304,14 @@ static void add_def(struct defs *d, size_t object, size_t dir)
 	d->d[i].objects++;
 }
 
-static void object_symbol(void *ctx, char type, bool has_size, uint64_t size,
-			  const char *name)
+static void object_symbol(void *ctx, uint64_t value, char type, bool has_size,
+			  uint64_t size, const char *name)
 {
 	struct state *st = ctx;
 	char *base;
 	size_t i;
 
+	(void)value, (void)has_size, (void)size;
 	if (!st->object || !defines(type, name))
 		return;
 	base = symname_normalize(name);
@@ -633,6 +658,8 @@ static void free_state(struct state *st, struct report *r)
 	free(st->dir_rows);
 	free(st->cells.v);
 	strmap_free(&st->names);
+	strmap_free(&st->ranges[OLD]);
+	strmap_free(&st->ranges[NEW]);
 	strmap_free(&st->defnames);
 	strmap_free(&st->dirs);
 	strvec_clear(&st->roots);

@@ -56,22 +56,41 @@ int input_kind(const char *file, bool archives)
 	return -1;
 }
 
-int elf_machine(const char *file)
+/* The first 20 bytes of the ELF header of FILE; -1 after an error naming FILE. */
+static int read_elf_head(const char *file, unsigned char h[20])
 {
-	unsigned char h[20];
 	ssize_t got;
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return error("cannot open %s: %s", file, strerror(errno)), -1;
-	got = read_head(fd, (char *)h, sizeof(h));
+	got = read_head(fd, (char *)h, 20);
 	close(fd);
 	if (got < 0)
 		return error("cannot read %s: %s", file, strerror(errno)), -1;
-	if (got < (ssize_t)sizeof(h))
+	if (got < 20)
 		return error("%s: truncated ELF header", file), -1;
-	/* EI_DATA: 2 is big-endian */
-	return h[5] == 2 ? h[18] << 8 | h[19] : h[19] << 8 | h[18];
+	return 0;
+}
+
+/* The 16-bit field at OFF of header H, in its byte order (EI_DATA 2: big). */
+static int half(const unsigned char h[20], int off)
+{
+	return h[5] == 2 ? h[off] << 8 | h[off + 1] : h[off + 1] << 8 | h[off];
+}
+
+int elf_machine(const char *file)
+{
+	unsigned char h[20];
+
+	return read_elf_head(file, h) ? -1 : half(h, 18);
+}
+
+int elf_type(const char *file)
+{
+	unsigned char h[20];
+
+	return read_elf_head(file, h) ? -1 : half(h, 16);
 }
 
 char *find_in_path(const char *name)
@@ -139,7 +158,7 @@ static char *skip_hex(char *s)
 static bool parse_symbol(char *line, const struct nm_sink *sink)
 {
 	char *p = skip_hex(line), *q;
-	uint64_t size = 0;
+	uint64_t value = strtoull(line, NULL, 16), size = 0;
 	bool has_size = false;
 
 	if (p == line || *p != ' ')
@@ -153,7 +172,7 @@ static bool parse_symbol(char *line, const struct nm_sink *sink)
 	}
 	if (!p[0] || p[0] == ' ' || p[1] != ' ' || !p[2])
 		return false;
-	sink->symbol(sink->ctx, p[0], has_size, size, p + 2);
+	sink->symbol(sink->ctx, value, p[0], has_size, size, p + 2);
 	return true;
 }
 

@@ -20,6 +20,9 @@ int input_kind(const char *file, bool archives);
  */
 int elf_machine(const char *file);
 
+/* Its e_type (ET_REL, ET_EXEC...), or -1 as elf_machine. */
+int elf_type(const char *file);
+
 /* NAME's path (NAME itself when it holds a '/'), or NULL. */
 char *find_in_path(const char *name);
 
@@ -29,9 +32,9 @@ char *gcc_lto_plugin(const char *cc);
 struct nm_sink {
 	/* An archive member begins: its path as nm prints it. */
 	void (*member)(void *ctx, const char *path);
-	/* A symbol line: nm's type letter, the size when nm gave one. */
-	void (*symbol)(void *ctx, char type, bool has_size, uint64_t size,
-		       const char *name);
+	/* A symbol line: its value, nm's type letter, the size when nm gave one. */
+	void (*symbol)(void *ctx, uint64_t value, char type, bool has_size,
+		       uint64_t size, const char *name);
 	void *ctx;
 };
 

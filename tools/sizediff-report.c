@@ -44,8 +44,9 @@ static void text_header(FILE *f, const struct report *r)
 	for (int side = OLD; side <= NEW; side++) {
 		const struct image *im = &r->image[side];
 
-		fprintf(f, "%s: %s: %" PRIu64 " bytes in %zu symbols, %zu names\n",
-			label[side], im->file, im->size, im->symbols, im->names);
+		fprintf(f, "%s: %s: %" PRIu64 " bytes in %zu symbols (%zu aliases"
+			" counted once), %zu names\n", label[side], im->file,
+			im->size, im->symbols, im->aliases, im->names);
 	}
 	text_percent(f, r);
 	fprintf(f, "names: %zu in both, %zu vanished (only in old, %" PRIu64
@@ -161,8 +162,8 @@ static void json_image(FILE *f, const char *key, const struct image *im)
 {
 	fprintf(f, "  \"%s\": {\"file\": ", key);
 	json_string(f, im->file);
-	fprintf(f, ", \"symbols\": %zu, \"names\": %zu, \"size\": %" PRIu64 "},\n",
-		im->symbols, im->names, im->size);
+	fprintf(f, ", \"symbols\": %zu, \"aliases\": %zu, \"names\": %zu, \"size\": %"
+		PRIu64 "},\n", im->symbols, im->aliases, im->names, im->size);
 }
 
 static void json_count(FILE *f, const char *key, size_t names, const char *what,

@@ -27,6 +27,7 @@ struct list {
 struct image {
 	const char *file;
 	size_t symbols;		/* sized symbols counted */
+	size_t aliases;		/* of them, at the address and size of one before */
 	size_t names;		/* distinct normalized names among them */
 	uint64_t size;
 };

@@ -670,6 +670,24 @@ else
 	skip "--report: bad reports: lto-ld-plugin.so not built"
 fi
 
+# aliases: a linked image holds one body under two names once; in a
+# relocatable object values are section offsets, so nothing is folded
+cat > alias.c <<'C'
+int body_fn(int x) { return x * 7 + (x >> 2) * 3 - 11; }
+int alias_fn(int) __attribute__((alias("body_fn")));
+int main(int argc, char **argv) { (void)argv; return body_fn(argc) & 0x7f; }
+C
+gcc -O2 -o alias-prog alias.c && gcc -O2 -c -o alias.o alias.c
+"$S" --json alias-prog alias-prog > alias.json
+"$S" --json alias.o alias.o > alias-rel.json
+nm -S alias-prog > alias.nm
+# the image's sized symbols of the counted types, each name once: the
+# alias's bytes must not be in lto-sizediff's total
+json_is "an alias in a linked image counts once: its bytes are its target's" alias.json \
+	"r['new']['aliases'] >= 1 and [l.split()[3] for l in open('alias.nm') if l.split()[3:] == ['alias_fn']] and r['new']['size'] == sum(int(l.split()[1], 16) for l in open('alias.nm') if len(l.split()) == 4 and l.split()[2] in 'tTdDbBrRwWvV') - next(int(l.split()[1], 16) for l in open('alias.nm') if l.split()[3:] == ['alias_fn'])"
+json_is "...and in a relocatable object nothing is taken for an alias" alias-rel.json \
+	"r['new']['aliases'] == 0"
+
 # no temporary files, in TMPDIR or here
 mkdir tmpdir
 before=$(ls -A | sort)
