@@ -32,6 +32,7 @@ mkdir -p "$out" || exit 1
 cflags="-g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -fno-omit-frame-pointer
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 wrapper_core=$(ls "$top"/wrapper/*.c | grep -v '/main\.c$')
+lib_core=$(ls "$top"/lib/*.c)
 
 # build NAME: BUILD/fuzz-NAME (the keep harness compiles the plugin in)
 build() {
@@ -41,7 +42,8 @@ build() {
 		$cc $cflags -o "$out/fuzz-$1" "$src" -ldl
 	else
 		# shellcheck disable=SC2086
-		$cc $cflags -I"$top/wrapper" -o "$out/fuzz-$1" "$src" $wrapper_core
+		$cc $cflags -I"$top/wrapper" -I"$top/lib" -o "$out/fuzz-$1" "$src" \
+			$wrapper_core $lib_core
 	fi
 }
 

@@ -9,6 +9,7 @@
 #include "keepreasons.h"
 #include "ltoreport.h"
 #include "nmread.h"
+#include "progs.h"
 #include "run.h"
 #include "sizediff.h"
 #include "strmap.h"
@@ -105,27 +106,11 @@ static void usage(FILE *f)
 		progname, DEFAULT_TOP);
 }
 
-/* Grow *V (of *ALLOC elements of SIZE) to hold index N, zeroing new ones. */
-static void *grow_to(void *v, size_t *alloc, size_t n, size_t size)
-{
-	size_t old = *alloc;
-
-	if (n < old)
-		return v;
-	*alloc = old ? old * 2 : 1024;
-	while (*alloc <= n)
-		*alloc *= 2;
-	v = xrealloc(v, *alloc * size);
-	memset((char *)v + old * size, 0, (*alloc - old) * size);
-	return v;
-}
-
 static size_t intern_dir(struct state *st, const char *dir)
 {
 	size_t i = strmap_intern(&st->dirs, dir, NULL);
 
-	st->dir_rows = grow_to(st->dir_rows, &st->dir_rows_alloc, i,
-			       sizeof(*st->dir_rows));
+	ALLOC_GROW(st->dir_rows, i, st->dir_rows_alloc);
 	st->dir_rows[i].name = st->dirs.keys[i];
 	return i;
 }
@@ -169,7 +154,7 @@ static void image_symbol(void *ctx, uint64_t value, char type, bool has_size,
 	base = symname_normalize(name);
 	i = strmap_intern(&st->names, base, NULL);
 	free(base);
-	st->rows = grow_to(st->rows, &st->rows_alloc, i, sizeof(*st->rows));
+	ALLOC_GROW(st->rows, i, st->rows_alloc);
 	st->rows[i].name = st->names.keys[i];
 	if (!st->rows[i].count[st->side])
 		im->names++;
@@ -317,7 +302,7 @@ static void object_symbol(void *ctx, uint64_t value, char type, bool has_size,
 	base = symname_normalize(name);
 	i = strmap_intern(&st->defnames, base, NULL);
 	free(base);
-	st->defs = grow_to(st->defs, &st->defs_alloc, i, sizeof(*st->defs));
+	ALLOC_GROW(st->defs, i, st->defs_alloc);
 	add_def(&st->defs[i], st->object, st->dir);
 }
 
@@ -344,7 +329,8 @@ static char *cc_for(const char *nm)
  */
 static void objects_nm_args(const char *nm, struct strvec *args)
 {
-	char *cc = cc_for(nm), *plugin = gcc_lto_plugin(cc);
+	char *cc = cc_for(nm), *cc_path = find_program(cc);
+	char *plugin = cc_path ? gcc_lto_plugin(cc_path) : NULL;
 
 	strvec_push(args, "--defined-only");
 	if (plugin) {
@@ -355,6 +341,7 @@ static void objects_nm_args(const char *nm, struct strvec *args)
 			"(set LTO_SIZEDIFF_CC): GCC IR objects may show no symbols", cc);
 	}
 	free(plugin);
+	free(cc_path);
 	free(cc);
 }
 
@@ -403,7 +390,7 @@ static void add_cell(struct state *st, const char *dir, const char *name,
 
 	if (!st->want_cells || !size[NEW])
 		return;
-	c->v = grow_to(c->v, &c->alloc, c->n, sizeof(*c->v));
+	ALLOC_GROW(c->v, c->n, c->alloc);
 	c->v[c->n++] = (struct cell){ dir, name, { size[OLD], size[NEW] } };
 }
 
@@ -642,7 +629,7 @@ static char *choose_nm(const struct options *o)
 			len = 0;
 		name = xasprintf("%.*snm", (int)len, progname);
 	}
-	path = find_in_path(name);
+	path = find_program(name);
 	if (!path)
 		error("cannot find nm '%s' (use --nm=PROG or LTO_SIZEDIFF_NM)", name);
 	free(name);

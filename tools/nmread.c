@@ -93,49 +93,6 @@ int elf_type(const char *file)
 	return read_elf_head(file, h) ? -1 : half(h, 16);
 }
 
-char *find_in_path(const char *name)
-{
-	const char *path_env = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return is_executable(name) ? xstrdup(name) : NULL;
-	copy = xstrdup(path_env && *path_env ? path_env : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *candidate = path_join(*dir ? dir : ".", name);
-
-		if (is_executable(candidate))
-			found = candidate;
-		else
-			free(candidate);
-	}
-	free(copy);
-	return found;
-}
-
-char *gcc_lto_plugin(const char *cc)
-{
-	char *path = find_in_path(cc), *out = NULL;
-	char *argv[] = { path, "-print-file-name=liblto_plugin.so", NULL };
-
-	if (!path)
-		return NULL;
-	if (run_capture(argv, &out) == 0) {
-		out[strcspn(out, "\n")] = '\0';
-		/* Not found, gcc echoes the bare name back. */
-		if (out[0] != '/' || !is_regular_file(out)) {
-			free(out);
-			out = NULL;
-		}
-	} else {
-		free(out);
-		out = NULL;
-	}
-	free(path);
-	return out;
-}
-
 static bool is_hex(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||

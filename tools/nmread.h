@@ -23,12 +23,6 @@ int elf_machine(const char *file);
 /* Its e_type (ET_REL, ET_EXEC...), or -1 as elf_machine. */
 int elf_type(const char *file);
 
-/* NAME's path (NAME itself when it holds a '/'), or NULL. */
-char *find_in_path(const char *name);
-
-/* GCC's liblto_plugin.so as the compiler CC names it, or NULL. */
-char *gcc_lto_plugin(const char *cc);
-
 struct nm_sink {
 	/* An archive member begins: its path as nm prints it. */
 	void (*member)(void *ctx, const char *path);

@@ -18,6 +18,7 @@
  * corrupt or not ours is removed and compiled again.
  */
 #include "cache.h"
+#include "progs.h"
 #include "run.h"
 #include "scan.h"
 #include "sha256.h"

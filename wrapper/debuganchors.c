@@ -1,5 +1,5 @@
 #include "debuganchors.h"
-#include "ldopts.h"
+#include "progs.h"
 #include "run.h"
 #include "strvec.h"
 #include "tmp.h"
@@ -224,7 +224,7 @@ int debug_anchors_localize(const struct toolchain *tc, const char *path,
 		goto out;
 	}
 	list = tmp_file("debug-anchors.txt");
-	at = list ? ld_write_response_file(list, names->v) : NULL;
+	at = list ? run_response_file(list, names->v) : NULL;
 	if (!at) {
 		rc = 1;
 		goto out;

@@ -339,46 +339,6 @@ void ld_split_response(const char *text, struct strvec *out)
 	free(arg);
 }
 
-char *ld_quote_arg(const char *arg)
-{
-	char *quoted = xmalloc(2 * strlen(arg) + 3), *q = quoted;
-
-	if (!*arg) {
-		strcpy(quoted, "''");
-		return quoted;
-	}
-	for (; *arg; arg++) {
-		if (strchr(" \t\n\r\f\v\\'\"", *arg))
-			*q++ = '\\';
-		*q++ = *arg;
-	}
-	*q = '\0';
-	return quoted;
-}
-
-char *ld_write_response_file(const char *path, char *const *args)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		error("cannot write the response file %s: %s", path,
-		      strerror(errno));
-		return NULL;
-	}
-	for (; *args; args++) {
-		char *q = ld_quote_arg(*args);
-
-		fprintf(f, "%s\n", q);
-		free(q);
-	}
-	if (fclose(f) != 0) {
-		error("cannot write the response file %s: %s", path,
-		      strerror(errno));
-		return NULL;
-	}
-	return xasprintf("@%s", path);
-}
-
 /* Bounds on @file expansion: depth, and total @files read (ld's own limit). */
 struct expansion {
 	struct strvec *out;
@@ -774,6 +734,17 @@ static size_t parse_short(struct parser *ps, const struct opt *o, size_t i)
 	return 2;
 }
 
+/* An empty command line: every list a valid empty array. */
+static void cmdline_init(struct ld_cmdline *cmd)
+{
+	memset(cmd, 0, sizeof(*cmd));
+	strvec_init(&cmd->args);
+	strvec_init(&cmd->libdirs);
+	strvec_init(&cmd->lto_flags);
+	strvec_init(&cmd->keep_files);
+	strvec_init(&cmd->keep_symbols);
+}
+
 int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd)
 {
 	struct strvec all = STRVEC_INIT;
@@ -781,7 +752,7 @@ int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd)
 	bool verbose_version = false;
 	int rc;
 
-	memset(cmd, 0, sizeof(*cmd));
+	cmdline_init(cmd);
 	memset(&ps, 0, sizeof(ps));
 	ps.cmd = cmd;
 	rc = ld_expand_args(argc - 1, argv + 1, &all);
@@ -919,5 +890,5 @@ void ld_cmdline_free(struct ld_cmdline *cmd)
 	free(cmd->exports);
 	free(cmd->report);
 	free(cmd->cache);
-	memset(cmd, 0, sizeof(*cmd));
+	cmdline_init(cmd);
 }

@@ -83,12 +83,6 @@ int ld_expand_args(int argc, char *const *argv, struct strvec *out);
 /* Split a response file's text into arguments (libiberty's buildargv rules). */
 void ld_split_response(const char *text, struct strvec *out);
 
-/* Quote one argument so that ld_split_response gives it back unchanged. */
-char *ld_quote_arg(const char *arg);
-
-/* Write ARGS (NULL-terminated) to PATH, one quoted per line; returns "@PATH". */
-char *ld_write_response_file(const char *path, char *const *args);
-
 /* Parse argv (argv[0] is skipped).  Returns 0, or 1 after printing an error. */
 int ld_parse(int argc, char *const *argv, struct ld_cmdline *cmd);
 

@@ -16,6 +16,7 @@
 #include "inputs.h"
 #include "ldopts.h"
 #include "lostdefs.h"
+#include "progs.h"
 #include "report.h"
 #include "run.h"
 #include "scan.h"
@@ -36,8 +37,6 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
 #endif
-
-#define ARGV_INLINE_MAX (64 * 1024)
 
 /* -l inputs need their files before they can be scanned. */
 static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
@@ -123,26 +122,6 @@ static void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
 		}
 		strvec_push(out, cmd->args.v[i]);
 	}
-}
-
-/* Move ARGV[FIRST..] into a response file when the command line would be too long. */
-static int maybe_response_file(struct strvec *argv, size_t first)
-{
-	struct strvec rest = STRVEC_INIT;
-	char *rsp, *at;
-
-	if (strvec_bytes(argv) <= ARGV_INLINE_MAX)
-		return 0;
-	rsp = tmp_file("ld-args.rsp");
-	at = rsp ? ld_write_response_file(rsp, argv->v + first) : NULL;
-	if (!at)
-		return 1;
-	for (size_t i = 0; i < first; i++)
-		strvec_push(&rest, argv->v[i]);
-	strvec_push_nodup(&rest, at);
-	strvec_clear(argv);
-	*argv = rest;
-	return 0;
 }
 
 /* ---- the environment of lto-wrapper ---- */
@@ -499,7 +478,7 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		rc = 0;
 		goto cached;
 	}
-	if (maybe_response_file(&argv, 1))
+	if (run_fit_argv(&argv, 1, "ld-args.rsp"))
 		goto done;
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
@@ -733,7 +712,7 @@ static int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
 	for (size_t i = 0; i < cmd->ninputs; i++)
 		if (cmd->inputs[i].path)
 			strvec_push(&members, cmd->inputs[i].path);
-	if (!members.v) {
+	if (!members.n) {
 		strvec_clear(&members);
 		return error("no input files");
 	}
@@ -843,7 +822,7 @@ static int run_real_tool(struct strvec *argv)
 		run_exec(argv->v, NULL);
 		return 1;
 	}
-	rc = maybe_response_file(argv, 1);
+	rc = run_fit_argv(argv, 1, "ld-args.rsp");
 	if (rc == 0)
 		rc = run_wait(argv->v, NULL);
 	return rc < 0 ? 1 : rc;
@@ -901,7 +880,7 @@ static int driver_cached_link(const struct ld_cmdline *cmd, struct toolchain *tc
 
 	if (toolchain_find_lto(tc) ||
 	    cache_link_begin(&cache, cmd->cache, tc, tc->cc, &settings) ||
-	    maybe_response_file(argv, 1))
+	    run_fit_argv(argv, 1, "ld-args.rsp"))
 		goto done;
 	env_with(&env, settings.v);
 	rc = run_wait(argv->v, env.v);
@@ -946,7 +925,7 @@ static int passthrough(int argc, char **argv, const struct ld_cmdline *cmd,
 
 	strvec_push(&args, tc->real_tool);
 	if (cmd->had_own_options)
-		strvec_pushv(&args, cmd->args.v ? cmd->args.v : (char *[]){ NULL });
+		strvec_pushv(&args, cmd->args.v);
 	else
 		for (int i = 1; i < argc; i++)
 			strvec_push(&args, argv[i]);
@@ -976,7 +955,7 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 	if (cmd->help)
 		help_print(stdout);
 	strvec_push(&args, tc->real_tool);
-	strvec_pushv(&args, cmd->args.v ? cmd->args.v : (char *[]){ NULL });
+	strvec_pushv(&args, cmd->args.v);
 	fflush(stdout);
 	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);

@@ -154,14 +154,6 @@ static size_t split(char *line, char **field, size_t max)
 	return n;
 }
 
-static void *grow(void *p, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return p;
-	*cap = *cap ? 2 * *cap : 64;
-	return xrealloc(p, *cap * size);
-}
-
 static int parse_list(struct report *r, char *text, const char *path)
 {
 	size_t symcap = 0, objcap = 0, lineno = 0;
@@ -178,7 +170,7 @@ static int parse_list(struct report *r, char *text, const char *path)
 		if (n == 3 && !strcmp(f[0], "file")) {
 			struct object *o;
 
-			r->objs = grow(r->objs, r->nobjs, &objcap, sizeof(*r->objs));
+			ALLOC_GROW(r->objs, r->nobjs, objcap);
 			o = &r->objs[r->nobjs++];
 			memset(o, 0, sizeof(*o));
 			o->input = f[1];
@@ -187,7 +179,7 @@ static int parse_list(struct report *r, char *text, const char *path)
 		} else if (n == 10 && !strcmp(f[0], "sym") && r->nobjs) {
 			struct sym *s;
 
-			r->syms = grow(r->syms, r->nsyms, &symcap, sizeof(*r->syms));
+			ALLOC_GROW(r->syms, r->nsyms, symcap);
 			s = &r->syms[r->nsyms++];
 			memset(s, 0, sizeof(*s));
 			s->name = f[1];
@@ -674,6 +666,7 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 	int rc = 0, err = 0;
 
 	memset(&r, 0, sizeof(r));
+	strvec_init(&r.out);
 	r.cmd = cmd;
 	r.cache = cache;
 	r.mode = !linker_output ? "final" : cmd->whole_program

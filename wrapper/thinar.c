@@ -1,5 +1,5 @@
 #include "thinar.h"
-#include "ldopts.h"
+#include "progs.h"
 #include "run.h"
 #include "scan.h"
 #include "strvec.h"
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #define AR_HDR_SIZE 60
-#define ARGV_INLINE_MAX (64 * 1024)
 
 static uint32_t get_be32(const unsigned char *p)
 {
@@ -164,18 +163,11 @@ int thinar_write(const struct toolchain *tc, const char *path,
 	strvec_push(&argv, tc->gcc_plugin);
 	strvec_push(&argv, "qcsDT");
 	strvec_push(&argv, path);
-	if (strvec_bytes(&list) > ARGV_INLINE_MAX) {
-		/* Thousands of members: hand them over in a response file. */
-		char *rsp = tmp_file("thin-members.rsp");
-		char *at = rsp ? ld_write_response_file(rsp, list.v) : NULL;
-
-		if (!at) {
-			rc = 1;
-			goto out;
-		}
-		strvec_push_nodup(&argv, at);
-	} else {
-		strvec_pushv(&argv, list.v);
+	strvec_pushv(&argv, list.v);
+	/* Thousands of members: hand them over in a response file. */
+	if (run_fit_argv(&argv, argv.n - list.n, "thin-members.rsp")) {
+		rc = 1;
+		goto out;
 	}
 	rc = run_wait(argv.v, NULL);
 	if (rc != 0)

@@ -1,4 +1,5 @@
 #include "toolchain.h"
+#include "progs.h"
 #include "run.h"
 #include "strvec.h"
 #include "util.h"
@@ -19,40 +20,6 @@ static const struct {
 	{ "lto-nm", "nm", TOOL_NM },
 	{ "lto-ranlib", "ranlib", TOOL_RANLIB },
 };
-
-/* Is PATH this very program (same inode), reached through any name? */
-static bool is_self(const char *path)
-{
-	struct stat self, other;
-
-	if (stat("/proc/self/exe", &self) != 0 || stat(path, &other) != 0)
-		return false;
-	return self.st_dev == other.st_dev && self.st_ino == other.st_ino;
-}
-
-char *find_program(const char *name)
-{
-	const char *path_env = getenv("PATH");
-	char *copy, *dir, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/')) {
-		if (!is_executable(name) || is_self(name))
-			return NULL;
-		return xstrdup(name);
-	}
-	copy = xstrdup(path_env && *path_env ? path_env : "/usr/bin:/bin");
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char *candidate = path_join(*dir ? dir : ".", name);
-
-		if (is_executable(candidate) && !is_self(candidate))
-			found = candidate;
-		else
-			free(candidate);
-	}
-	free(copy);
-	return found;
-}
 
 /* "arm-linux-gnueabihf-gcc-12" -> "arm-linux-gnueabihf-"; "gcc" -> "". */
 static char *prefix_of_compiler(const char *cc)
@@ -117,26 +84,6 @@ int toolchain_init(struct toolchain *tc, const char *argv0)
 	return 0;
 }
 
-/* First line of `CC ARG`, or NULL. */
-static char *ask_compiler(const char *cc, const char *arg)
-{
-	char *argv[] = { (char *)cc, (char *)arg, NULL };
-	char *out = NULL;
-	size_t len;
-
-	if (run_capture(argv, &out) != 0) {
-		free(out);
-		return NULL;
-	}
-	len = strcspn(out, "\n");
-	out[len] = '\0';
-	if (len == 0) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 /*
  * A file lto-ld installs beside itself: BUILD_REL from this program (a
  * build tree), INSTALL_REL from its ../libexec/lto-ld/ (an install,
@@ -191,7 +138,7 @@ const char *toolchain_machine(struct toolchain *tc)
 		return tc->machine;
 	cc_path = find_program(tc->cc);
 	if (cc_path)
-		tc->machine = ask_compiler(cc_path, "-dumpmachine");
+		tc->machine = gcc_ask(cc_path, "-dumpmachine");
 	free(cc_path);
 	return tc->machine;
 }
@@ -272,7 +219,7 @@ int toolchain_find_lto(struct toolchain *tc)
 			     "(set LTO_LD_CC)", tc->cc);
 	free(tc->cc);
 	tc->cc = cc_path;
-	tc->lto_wrapper = ask_compiler(tc->cc, "-print-prog-name=lto-wrapper");
+	tc->lto_wrapper = gcc_ask(tc->cc, "-print-prog-name=lto-wrapper");
 	if (!tc->lto_wrapper || !is_executable(tc->lto_wrapper))
 		return error("%s: lto-wrapper not found (%s -print-prog-name="
 			     "lto-wrapper gave '%s')", tc->cc, tc->cc,
@@ -282,10 +229,8 @@ int toolchain_find_lto(struct toolchain *tc)
 	free(dir);
 	if (!is_regular_file(tc->gcc_plugin)) {
 		free(tc->gcc_plugin);
-		tc->gcc_plugin = ask_compiler(tc->cc,
-					      "-print-file-name=liblto_plugin.so");
-		if (!tc->gcc_plugin || !strchr(tc->gcc_plugin, '/') ||
-		    !is_regular_file(tc->gcc_plugin))
+		tc->gcc_plugin = gcc_lto_plugin(tc->cc);
+		if (!tc->gcc_plugin)
 			return error("%s: GCC LTO plugin liblto_plugin.so not "
 				     "found (install the gcc package that "
 				     "provides it)", tc->cc);
@@ -308,7 +253,7 @@ int toolchain_gcc_major(struct toolchain *tc)
 		/* (tc->cc is a path only after toolchain_find_lto()) */
 		char *cc = find_program(tc->cc);
 
-		version = cc ? ask_compiler(cc, "-dumpversion") : NULL;
+		version = cc ? gcc_ask(cc, "-dumpversion") : NULL;
 		tc->gcc_major = version ? atoi(version) : -1;
 		free(version);
 		free(cc);
@@ -343,9 +288,9 @@ char **toolchain_default_libdirs(const struct toolchain *tc,
 	}
 	free(out);
 	strvec_clear(&argv);
-	if (!dirs.v)
+	if (!dirs.n)
 		strvec_push(&dirs, "/usr/lib");
-	return dirs.v;
+	return strvec_detach(&dirs);
 }
 
 void toolchain_free(struct toolchain *tc)

@@ -47,9 +47,6 @@ const char *toolchain_machine(struct toolchain *tc);
 /* GCC's major version (asked once; -1 when unknown). */
 int toolchain_gcc_major(struct toolchain *tc);
 
-/* Find NAME in PATH (or take it as a path), skipping lto-ld itself. */
-char *find_program(const char *name);
-
 /* The real tool's default library directories (SEARCH_DIR in ld --verbose). */
 char **toolchain_default_libdirs(const struct toolchain *tc, const char *emulation);
 

@@ -5,7 +5,7 @@
  * an argument "@" stands for @r.rsp.
  */
 #include "../../wrapper/ldopts.h"
-#include "../../wrapper/util.h"
+#include "../../lib/util.h"
 #include "fuzz.h"
 
 #include <string.h>

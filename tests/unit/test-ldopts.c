@@ -1,7 +1,7 @@
 /* Unit tests of the GNU ld command-line model (wrapper/ldopts.c). */
 #include "../../wrapper/ldopts.h"
-#include "../../wrapper/run.h"
-#include "../../wrapper/util.h"
+#include "../../lib/run.h"
+#include "../../lib/util.h"
 #include "tap.h"
 
 #include <stdio.h>
@@ -157,7 +157,7 @@ static void test_response_files(void)
 	char *args[3] = { "ld", NULL, NULL };
 	struct strvec split = STRVEC_INIT;
 	const char *tricky = "a b\\c'd\"e";
-	char *quoted = ld_quote_arg(tricky);
+	char *quoted = run_quote_arg(tricky);
 
 	if (!mkdtemp(dir))
 		return;
@@ -195,7 +195,7 @@ static void test_response_files(void)
 	ld_cmdline_free(&cmd);
 	ld_split_response(quoted, &split);
 	ok(split.n == 1 && !strcmp(split.v[0], tricky),
-	   "ld_quote_arg round-trips through the response-file reader");
+	   "run_quote_arg round-trips through the response-file reader");
 	strvec_clear(&split);
 	free(quoted);
 	unlink(p1); unlink(p2); unlink(p3); rmdir(dir);

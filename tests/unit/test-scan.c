@@ -4,10 +4,10 @@
  * and thin, nested, truncated and corrupt.  (The toolchain tests scan what
  * gcc and ar really write.)
  */
-#include "../../wrapper/run.h"
+#include "../../lib/run.h"
 #include "../../wrapper/scan.h"
 #include "../../wrapper/thinar.h"
-#include "../../wrapper/util.h"
+#include "../../lib/util.h"
 #include "tap.h"
 
 #include <stdint.h>

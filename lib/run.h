@@ -33,4 +33,21 @@ void env_with(struct strvec *env, char *const *settings);
 /* Print ARGV as one line on stderr when LTO_LD_VERBOSE is set. */
 void run_trace(char *const *argv);
 
+/*
+ * Response files, as ld, ar and objcopy read them (libiberty's rules;
+ * ld_split_response in wrapper/ldopts.c reads them back).
+ */
+/* Past this many bytes of arguments, they go to a response file. */
+#define ARGV_INLINE_MAX (64 * 1024)
+/* Quote one argument so that the response-file reader gives it back unchanged. */
+char *run_quote_arg(const char *arg);
+/* Write ARGS (NULL-terminated) to PATH, one quoted per line; returns "@PATH". */
+char *run_response_file(const char *path, char *const *args);
+/*
+ * When ARGV is longer than ARGV_INLINE_MAX, move ARGV[FIRST..] into the
+ * temporary response file NAME (tmp.h) and put "@FILE" in their place.
+ * 0, or 1 after an error.
+ */
+int run_fit_argv(struct strvec *argv, size_t first, const char *name);
+
 #endif

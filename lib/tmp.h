@@ -30,7 +30,7 @@ char *tmp_file(const char *name);
 char *tmp_output_create(const char *output, int *fd);
 /* Rename the temporary output onto OUTPUT; returns 0 or an error. */
 int tmp_output_commit(const char *output);
-/* Remove what the run created (safe to call more than once). */
+/* Remove what the run created now (safe to call more than once). */
 void tmp_cleanup(void);
 /* Same, using only async-signal-safe calls (for signal handlers). */
 void tmp_cleanup_from_signal(void);

@@ -36,7 +36,7 @@ static void on_signal(int sig)
 		kill(-child_pid, sig);
 		return;
 	}
-	tmp_cleanup_from_signal();
+	exit_hooks_run_from_signal();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -68,7 +68,7 @@ static void die_if_signalled(void)
 
 	if (!sig)
 		return;
-	tmp_cleanup();
+	exit_hooks_run();
 	signal(sig, SIG_DFL);
 	raise(sig);
 	_exit(128 + sig);
@@ -296,4 +296,63 @@ void env_with(struct strvec *env, char *const *settings)
 			strvec_push(env, *e);
 	}
 	strvec_pushv(env, settings);
+}
+
+char *run_quote_arg(const char *arg)
+{
+	char *quoted = xmalloc(2 * strlen(arg) + 3), *q = quoted;
+
+	if (!*arg) {
+		strcpy(quoted, "''");
+		return quoted;
+	}
+	for (; *arg; arg++) {
+		if (strchr(" \t\n\r\f\v\\'\"", *arg))
+			*q++ = '\\';
+		*q++ = *arg;
+	}
+	*q = '\0';
+	return quoted;
+}
+
+char *run_response_file(const char *path, char *const *args)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		error("cannot write the response file %s: %s", path,
+		      strerror(errno));
+		return NULL;
+	}
+	for (; *args; args++) {
+		char *q = run_quote_arg(*args);
+
+		fprintf(f, "%s\n", q);
+		free(q);
+	}
+	if (fclose(f) != 0) {
+		error("cannot write the response file %s: %s", path,
+		      strerror(errno));
+		return NULL;
+	}
+	return xasprintf("@%s", path);
+}
+
+int run_fit_argv(struct strvec *argv, size_t first, const char *name)
+{
+	struct strvec rest = STRVEC_INIT;
+	char *rsp, *at;
+
+	if (strvec_bytes(argv) <= ARGV_INLINE_MAX)
+		return 0;
+	rsp = tmp_file(name);
+	at = rsp ? run_response_file(rsp, argv->v + first) : NULL;
+	if (!at)
+		return 1;
+	for (size_t i = 0; i < first; i++)
+		strvec_push(&rest, argv->v[i]);
+	strvec_push_nodup(&rest, at);
+	strvec_clear(argv);
+	*argv = rest;
+	return 0;
 }

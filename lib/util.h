@@ -12,15 +12,39 @@ extern const char *progname;
 /* Print "progname: error: ..." and return 1, so callers can `return error(...)`. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Print the error, run the cleanup hooks and exit(1). */
+/* Print the error and exit(1), which runs the exit hooks. */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Verbose trace (LTO_LD_VERBOSE=1). */
 extern bool verbose;
 void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Cleanup that must happen however the run ends.  HOOK runs at exit()
+ * (fatal() included) and from exit_hooks_run(), so it must be safe to run
+ * twice; SIGNAL_HOOK, async-signal-safe, runs from a signal handler.  The
+ * module that owns what is cleaned registers itself (as tmp.c does on
+ * first use), so nothing here depends on it.
+ */
+void exit_hook_add(void (*hook)(void), void (*signal_hook)(void));
+void exit_hooks_run(void);
+void exit_hooks_run_from_signal(void);
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/*
+ * Make room in V, an array of *ALLOC elements of SIZE bytes, for index N:
+ * it doubles (from 16), and the new elements are zeroed.  ALLOC_GROW is
+ * the usual call: ALLOC_GROW(v, n, alloc) before v[n] is written.
+ */
+void *grow_array(void *v, size_t *alloc, size_t n, size_t size);
+#define ALLOC_GROW(v, n, alloc) ((v) = grow_array((v), &(alloc), (n), sizeof(*(v))))
+/*
+ * The first index in [0, N) for which BELOW(I, KEY) is false, or N: the
+ * lower bound of KEY in an array sorted so that BELOW is true up to it.
+ */
+size_t lower_bound(size_t n, bool (*below)(size_t i, const void *key),
+		   const void *key);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

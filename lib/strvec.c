@@ -5,12 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+char *strvec_empty[1];
+
+void strvec_init(struct strvec *sv)
+{
+	sv->v = strvec_empty;
+	sv->n = sv->alloc = 0;
+}
+
 void strvec_push_nodup(struct strvec *sv, char *s)
 {
-	if (sv->n + 2 > sv->alloc) {
-		sv->alloc = sv->alloc ? sv->alloc * 2 : 16;
-		sv->v = xrealloc(sv->v, sv->alloc * sizeof(*sv->v));
-	}
+	if (!sv->alloc)
+		sv->v = NULL;	/* strvec_empty, or a zeroed structure */
+	ALLOC_GROW(sv->v, sv->n + 1, sv->alloc);
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;
 }
@@ -50,9 +57,17 @@ void strvec_clear(struct strvec *sv)
 {
 	for (size_t i = 0; i < sv->n; i++)
 		free(sv->v[i]);
-	free(sv->v);
-	sv->v = NULL;
-	sv->n = sv->alloc = 0;
+	if (sv->alloc)
+		free(sv->v);
+	strvec_init(sv);
+}
+
+char **strvec_detach(struct strvec *sv)
+{
+	char **v = sv->alloc ? sv->v : xcalloc(1, sizeof(*v));
+
+	strvec_init(sv);
+	return v;
 }
 
 size_t strvec_bytes(const struct strvec *sv)

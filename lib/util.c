@@ -1,9 +1,9 @@
 #include "util.h"
-#include "tmp.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,6 @@ void fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage("error: ", fmt, ap);
 	va_end(ap);
-	tmp_cleanup();
 	exit(1);
 }
 
@@ -59,6 +58,38 @@ void trace(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage("", fmt, ap);
 	va_end(ap);
+}
+
+/* Few modules own something to clean: tmp.c is the one so far. */
+#define MAX_EXIT_HOOKS 4
+
+static struct {
+	void (*hook)(void);
+	void (*signal_hook)(void);
+} exit_hooks[MAX_EXIT_HOOKS];
+static volatile int nexit_hooks;
+
+void exit_hook_add(void (*hook)(void), void (*signal_hook)(void))
+{
+	if (nexit_hooks == MAX_EXIT_HOOKS)
+		abort();	/* a programming error, not an input's */
+	if (nexit_hooks == 0)
+		atexit(exit_hooks_run);
+	exit_hooks[nexit_hooks].hook = hook;
+	exit_hooks[nexit_hooks].signal_hook = signal_hook;
+	nexit_hooks++;
+}
+
+void exit_hooks_run(void)
+{
+	for (int i = nexit_hooks - 1; i >= 0; i--)
+		exit_hooks[i].hook();
+}
+
+void exit_hooks_run_from_signal(void)
+{
+	for (int i = nexit_hooks - 1; i >= 0; i--)
+		exit_hooks[i].signal_hook();
 }
 
 void *xmalloc(size_t size)
@@ -86,6 +117,38 @@ void *xrealloc(void *ptr, size_t size)
 	if (!p)
 		fatal("out of memory");
 	return p;
+}
+
+void *grow_array(void *v, size_t *alloc, size_t n, size_t size)
+{
+	size_t old = *alloc, want = old ? old : 16;
+
+	if (n < old)
+		return v;
+	while (want <= n)
+		want *= 2;
+	if (want > SIZE_MAX / size)
+		fatal("out of memory");
+	v = xrealloc(v, want * size);
+	memset((char *)v + old * size, 0, (want - old) * size);
+	*alloc = want;
+	return v;
+}
+
+size_t lower_bound(size_t n, bool (*below)(size_t i, const void *key),
+		   const void *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (below(mid, key))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 char *xstrdup(const char *s)

@@ -34,6 +34,16 @@ void tmp_keep(bool keep)
 	keep_files = keep;
 }
 
+/* Whatever ends the run (exit, fatal(), a signal) cleans up once there is something. */
+static void register_cleanup(void)
+{
+	static bool registered;
+
+	if (!registered)
+		exit_hook_add(tmp_cleanup, tmp_cleanup_from_signal);
+	registered = true;
+}
+
 static void remove_tree(const char *path);
 
 /*
@@ -82,6 +92,7 @@ const char *tmp_dir(void)
 
 	if (dir_path)
 		return dir_path;
+	register_cleanup();
 	if (!base || !*base)
 		base = "/tmp";
 	remove_stale(base, "lto-ld-", '.', 6, S_IFDIR);
@@ -171,6 +182,7 @@ char *tmp_output_create(const char *output, int *fd_out)
 	int i = output_slot(output), fd;
 	char *old, *tmp;
 
+	register_cleanup();
 	remove_stale(dir, prefix, '-', 8, S_IFREG);
 	tmp = create_unique(dir, prefix, &fd);
 	if (!tmp)
