@@ -335,19 +335,3 @@ bool is_executable(const char *path)
 {
 	return is_regular_file(path) && access(path, X_OK) == 0;
 }
-
-const char *elf_machine_name(int machine)
-{
-	switch (machine) {
-	case 3: return "i386";
-	case 8: return "MIPS";
-	case 20: return "PowerPC";
-	case 21: return "PowerPC64";
-	case 22: return "S/390";
-	case 40: return "ARM";
-	case 62: return "x86-64";
-	case 183: return "AArch64";
-	case 243: return "RISC-V";
-	}
-	return "another machine";
-}

@@ -77,7 +77,5 @@ bool is_regular_file(const char *path);
  */
 bool same_file(const char *a, const char *b);
 bool is_executable(const char *path);
-/* "ARM", "x86-64"... for an ELF e_machine; "another machine" if not known. */
-const char *elf_machine_name(int machine);
 
 #endif

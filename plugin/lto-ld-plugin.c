@@ -57,6 +57,8 @@
 #include <stdint.h>	/* plugin-api.h needs it first */
 #include <plugin-api.h>
 
+#include "elf.h"
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -336,94 +338,6 @@ static void report_unmatched(void)
 
 /* ---- names asm text in other units uses (lto-ld-asm-names.so) ---- */
 
-/* An unsigned field of SIZE bytes at P, in the file's byte order. */
-static uint64_t elf_field(const unsigned char *p, int size, bool big_endian)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < size; i++)
-		v |= (uint64_t)p[big_endian ? i : size - 1 - i] << (8 * (size - 1 - i));
-	return v;
-}
-
-static bool read_at(int fd, off_t pos, void *buf, size_t len)
-{
-	return pread(fd, buf, len, pos) == (ssize_t)len;
-}
-
-/*
- * The contents of section NAME of the ELF object of SIZE bytes at OFFSET
- * in FD, or NULL (not ELF, no such section, unreadable, sizes beyond the
- * object's).  *LEN gets its size.
- */
-static char *elf_section(int fd, off_t offset, uint64_t size, const char *name,
-			 size_t *len)
-{
-	unsigned char eh[64], sh[64];
-	bool is64, be;
-	uint64_t shoff, shentsize, shnum, shstrndx, strs_off, strs_size;
-	char *strs = NULL, *data = NULL;
-
-	if (!read_at(fd, offset, eh, sizeof(eh)) || memcmp(eh, "\177ELF", 4))
-		return NULL;
-	is64 = eh[4] == 2;
-	be = eh[5] == 2;
-	shoff = elf_field(eh + (is64 ? 40 : 32), is64 ? 8 : 4, be);
-	shentsize = elf_field(eh + (is64 ? 58 : 46), 2, be);
-	shnum = elf_field(eh + (is64 ? 60 : 48), 2, be);
-	shstrndx = elf_field(eh + (is64 ? 62 : 50), 2, be);
-	if (shentsize > sizeof(sh) || shentsize < (is64 ? 64u : 40u))
-		return NULL;
-	/* sh_offset and sh_size of section I */
-#define SH_READ(i) read_at(fd, offset + (off_t)(shoff + (i) * shentsize), sh, shentsize)
-#define SH_OFF elf_field(sh + (is64 ? 24 : 16), is64 ? 8 : 4, be)
-#define SH_SIZE elf_field(sh + (is64 ? 32 : 20), is64 ? 8 : 4, be)
-	/* extended numbering (65,280 sections or more): the counts are in section 0 */
-	if ((shnum == 0 || shstrndx == 0xffff) && shoff && SH_READ(0)) {
-		if (shnum == 0)
-			shnum = SH_SIZE;
-		if (shstrndx == 0xffff)
-			shstrndx = elf_field(sh + (is64 ? 40 : 24), 4, be);
-	}
-	if (shstrndx >= shnum)
-		return NULL;
-	if (!SH_READ(shstrndx))
-		return NULL;
-	strs_off = SH_OFF;
-	strs_size = SH_SIZE;
-	/* sizes are checked against the object's before anything is allocated */
-	if (strs_size == 0 || strs_size > size || strs_off > size - strs_size ||
-	    strs_size > (1u << 24) || !(strs = malloc(strs_size + 1)) ||
-	    !read_at(fd, offset + (off_t)strs_off, strs, strs_size))
-		goto out;
-	strs[strs_size] = '\0';
-	for (uint64_t i = 1; i < shnum; i++) {
-		uint64_t name_off;
-
-		if (!SH_READ(i))
-			break;
-		name_off = elf_field(sh, 4, be);
-		if (name_off >= strs_size || strcmp(strs + name_off, name))
-			continue;
-		*len = SH_SIZE;
-		if (*len > size || SH_OFF > size - *len ||
-		    *len > (1u << 24) || !(data = malloc(*len + 1)) ||
-		    !read_at(fd, offset + (off_t)SH_OFF, data, *len)) {
-			free(data);
-			data = NULL;
-		} else {
-			data[*len] = '\0';
-		}
-		break;
-	}
-#undef SH_READ
-#undef SH_OFF
-#undef SH_SIZE
-out:
-	free(strs);
-	return data;
-}
-
 static void name_add(struct name_set *set, const char *name)
 {
 	set->v = grow(set->v, set->n + 1, sizeof(*set->v));
@@ -445,14 +359,23 @@ static bool name_in(struct name_set *set, const char *name)
 	return set->n && bsearch(&name, set->v, set->n, sizeof(*set->v), by_string);
 }
 
-/* The names in section SECTION of FILE join SET. */
+/*
+ * The names in section SECTION of FILE join SET.  A file that is not
+ * ELF, has no such section or a corrupt one adds none: GCC's plugin,
+ * which claimed it, says what is wrong with it.
+ */
 static void read_names(const struct ld_plugin_input_file *file,
 		       const char *section, struct name_set *set)
 {
+	struct elf_in in = { file->fd, file->offset, (uint64_t)file->filesize,
+			     NULL, 0 };
+	struct elf e;
 	size_t len = 0;
-	char *data = elf_section(file->fd, file->offset, (uint64_t)file->filesize,
-				  section, &len);
+	char *data = NULL;
 
+	if (elf_open(&e, &in) > 0 && elf_read_sections(&e) == 0)
+		data = elf_load_section(&e, section, &len);
+	elf_close(&e);
 	for (size_t at = 0; data && at < len; at += strlen(data + at) + 1)
 		if (data[at])
 			name_add(set, data + at);

@@ -39,10 +39,11 @@ build() {
 	src=$top/tests/fuzz/fuzz-$1.c
 	if [ "$1" = keep ]; then
 		# shellcheck disable=SC2086
-		$cc $cflags -o "$out/fuzz-$1" "$src" -ldl
+		$cc $cflags -iquote "$top/lib" -o "$out/fuzz-$1" "$src" \
+			"$top/lib/elf.c" -ldl
 	else
 		# shellcheck disable=SC2086
-		$cc $cflags -I"$top/wrapper" -I"$top/lib" -o "$out/fuzz-$1" "$src" \
+		$cc $cflags -I"$top/wrapper" -iquote "$top/lib" -o "$out/fuzz-$1" "$src" \
 			$wrapper_core $lib_core
 	fi
 }

@@ -6,6 +6,7 @@
  * objects the images were linked from are given (--objects); and by the
  * keep reason lto-ld's report gives NEW's IR definitions (--report).
  */
+#include "elf.h"
 #include "keepreasons.h"
 #include "ltoreport.h"
 #include "nmread.h"
@@ -18,7 +19,6 @@
 #include "tmp.h"
 #include "util.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -182,15 +182,16 @@ static int read_image(struct state *st, const char *nm, int side, const char *fi
 	static char *const args[] = { "-S", "--defined-only", NULL };
 	struct nm_sink sink = { NULL, image_symbol, st };
 	long lines;
+	int type;
 
 	st->side = side;
 	st->image[side].file = file;
 	if (input_kind(file, false) < 0)
 		return 1;
-	st->machine[side] = elf_machine(file);
-	if (st->machine[side] < 0 || (side == NEW && same_machine(st)))
+	if (elf_header(file, &st->machine[side], &type) ||
+	    (side == NEW && same_machine(st)))
 		return 1;
-	st->linked[side] = elf_type(file) != ET_REL;
+	st->linked[side] = type != ET_REL;
 	lines = nm_read(nm, args, file, &sink);
 	if (lines < 0)
 		return 1;

@@ -1,4 +1,5 @@
 #include "nmread.h"
+#include "elf.h"
 #include "run.h"
 #include "strvec.h"
 #include "util.h"
@@ -56,41 +57,23 @@ int input_kind(const char *file, bool archives)
 	return -1;
 }
 
-/* The first 20 bytes of the ELF header of FILE; -1 after an error naming FILE. */
-static int read_elf_head(const char *file, unsigned char h[20])
+int elf_header(const char *file, int *machine, int *type)
 {
-	ssize_t got;
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	struct elf e;
+	int rc = elf_open_path(&e, file);
 
-	if (fd < 0)
-		return error("cannot open %s: %s", file, strerror(errno)), -1;
-	got = read_head(fd, (char *)h, 20);
-	close(fd);
-	if (got < 0)
-		return error("cannot read %s: %s", file, strerror(errno)), -1;
-	if (got < 20)
-		return error("%s: truncated ELF header", file), -1;
-	return 0;
-}
-
-/* The 16-bit field at OFF of header H, in its byte order (EI_DATA 2: big). */
-static int half(const unsigned char h[20], int off)
-{
-	return h[5] == 2 ? h[off] << 8 | h[off + 1] : h[off + 1] << 8 | h[off];
-}
-
-int elf_machine(const char *file)
-{
-	unsigned char h[20];
-
-	return read_elf_head(file, h) ? -1 : half(h, 18);
-}
-
-int elf_type(const char *file)
-{
-	unsigned char h[20];
-
-	return read_elf_head(file, h) ? -1 : half(h, 16);
+	if (rc > 0) {
+		*machine = e.machine;
+		*type = e.type;
+	} else if (rc == 0) {
+		error("%s: not an ELF file", file);
+	} else if (e.in.fd < 0) {
+		error("cannot open %s: %s", file, e.why);
+	} else {
+		error("%s: %s", file, e.why);
+	}
+	elf_close(&e);
+	return rc > 0 ? 0 : -1;
 }
 
 static bool is_hex(char c)

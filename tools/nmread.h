@@ -15,13 +15,10 @@ enum input_kind { INPUT_ELF, INPUT_ARCHIVE, INPUT_THIN_ARCHIVE };
 int input_kind(const char *file, bool archives);
 
 /*
- * The e_machine of the ELF file FILE (EM_ARM, EM_X86_64...); -1 after an
- * error naming FILE when it is too short to have one.
+ * The e_machine (EM_ARM, EM_X86_64...) and e_type (ET_REL, ET_EXEC...)
+ * of the ELF file FILE: 0, or -1 after an error naming FILE.
  */
-int elf_machine(const char *file);
-
-/* Its e_type (ET_REL, ET_EXEC...), or -1 as elf_machine. */
-int elf_type(const char *file);
+int elf_header(const char *file, int *machine, int *type);
 
 struct nm_sink {
 	/* An archive member begins: its path as nm prints it. */

@@ -1,4 +1,5 @@
 #include "inputs.h"
+#include "elf.h"
 #include "ldopts.h"
 #include "toolchain.h"
 #include "util.h"

@@ -1,4 +1,5 @@
 #include "scan.h"
+#include "elf.h"
 #include "util.h"
 
 #include <errno.h>
@@ -34,9 +35,6 @@ struct region {
 
 /* Size of a file not measured yet: reads past its end just come up short. */
 #define SIZE_UNKNOWN ((off_t)1 << 62)
-/* Bounds on what a sane object asks us to allocate. */
-#define MAX_SECTIONS (1u << 24)
-#define MAX_NAMES_SIZE ((uint64_t)256 << 20)
 
 static const char *where(const struct region *r)
 {
@@ -81,56 +79,7 @@ static int measure_region(struct region *r);
 
 /* ---- ELF ---- */
 
-struct elf_reader {
-	bool is64;
-	bool big_endian;
-};
-
-static uint64_t get(const struct elf_reader *e, const unsigned char *p,
-		    int size)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < size; i++) {
-		int idx = e->big_endian ? i : size - 1 - i;
-
-		v = (v << 8) | p[idx];
-	}
-	return v;
-}
-
-struct shdr {
-	uint32_t name;
-	uint32_t type;
-	uint64_t flags;
-	uint64_t offset;
-	uint64_t size;
-	uint32_t link;
-};
-
-static void get_shdr(const struct elf_reader *e, const unsigned char *p,
-		     struct shdr *sh)
-{
-	sh->name = (uint32_t)get(e, p, 4);
-	sh->type = (uint32_t)get(e, p + 4, 4);
-	if (e->is64) {
-		sh->flags = get(e, p + 8, 8);
-		sh->offset = get(e, p + 24, 8);
-		sh->size = get(e, p + 32, 8);
-		sh->link = (uint32_t)get(e, p + 40, 4);
-	} else {
-		sh->flags = get(e, p + 8, 4);
-		sh->offset = get(e, p + 16, 4);
-		sh->size = get(e, p + 20, 4);
-		sh->link = (uint32_t)get(e, p + 24, 4);
-	}
-}
-
-#define ET_REL 1
-#define SHN_XINDEX 0xffff
-#define LTO_SYMTAB_PREFIX ".gnu.lto_.symtab"
 #define LTO_HEADER_PREFIX ".gnu.lto_.lto."
-#define NAMES_WINDOW 4096
 
 static int corrupt(const struct region *r, const char *why)
 {
@@ -139,12 +88,12 @@ static int corrupt(const struct region *r, const char *why)
 }
 
 /* The LTO stream header's major version (an int16 in the compiler's byte order). */
-static int lto_major_at(const struct region *r, const struct shdr *sh)
+static int lto_major_at(const struct region *r, const Elf64_Shdr *sh)
 {
 	unsigned char v[2];
 	int major;
 
-	if (sh->size < 2 || !read_at(r, v, 2, (off_t)sh->offset))
+	if (sh->sh_size < 2 || !read_at(r, v, 2, (off_t)sh->sh_offset))
 		return 0;
 	major = v[0] | (v[1] << 8);
 	if (major > 255)
@@ -160,97 +109,36 @@ static int lto_major_at(const struct region *r, const struct shdr *sh)
  * VISIT's non-zero value.
  */
 typedef int (*shdr_visit_fn)(const struct region *r, const char *name,
-			     const struct shdr *sh, void *data);
+			     const Elf64_Shdr *sh, void *data);
 
 static int walk_elf(const struct region *r, unsigned *type, int *machine,
 		    shdr_visit_fn visit, void *data)
 {
-	unsigned char ehdr[64];
-	struct elf_reader e;
-	uint64_t shoff;
-	unsigned shentsize, shnum, shstrndx;
-	unsigned char *tail = NULL, *shdrs;
-	uint64_t window;
-	char *names = NULL;
-	struct shdr strtab, sh;
-	int rc = 1;
+	struct elf_in in = { r->fd, r->base, (uint64_t)r->size, r->head,
+			     r->head_len };
+	struct elf e;
+	Elf64_Shdr sh;
+	int rc = elf_open(&e, &in);
 
-	size_t head = r->size < 64 ? (size_t)r->size : 64;
-
-	if (head < 4 || !read_at(r, ehdr, head, 0) || memcmp(ehdr, "\177ELF", 4))
-		return 0;
-	if (head < 52)
-		return corrupt(r, "truncated ELF header");
-	if ((ehdr[4] != 1 && ehdr[4] != 2) || (ehdr[5] != 1 && ehdr[5] != 2))
-		return corrupt(r, "unknown ELF class or byte order");
-	e.is64 = ehdr[4] == 2;
-	e.big_endian = ehdr[5] == 2;
-	if (e.is64 && head < 64)
-		return corrupt(r, "truncated ELF header");
-	*type = (unsigned)get(&e, ehdr + 16, 2);
-	*machine = (int)get(&e, ehdr + 18, 2);
-	if (*type != ET_REL)
+	if (rc <= 0)
+		return rc < 0 ? corrupt(r, e.why) : 0;
+	*type = e.type;
+	*machine = e.machine;
+	if (e.type != ET_REL)
 		return 1;	/* executables and shared libraries never carry IR */
-	shoff = get(&e, ehdr + (e.is64 ? 40 : 32), e.is64 ? 8 : 4);
-	shentsize = (unsigned)get(&e, ehdr + (e.is64 ? 58 : 46), 2);
-	shnum = (unsigned)get(&e, ehdr + (e.is64 ? 60 : 48), 2);
-	shstrndx = (unsigned)get(&e, ehdr + (e.is64 ? 62 : 50), 2);
-	if (shoff == 0)
-		return 1;
-	if (shentsize != (e.is64 ? 64u : 40u))
-		return corrupt(r, "bad section header size");
-	if (shnum == 0 || shstrndx == SHN_XINDEX) {
-		unsigned char first[64];
+	if (elf_read_sections(&e) != 0)
+		rc = corrupt(r, e.why);
+	for (uint32_t i = 1; i < e.shnum && rc == 1; i++) {
+		const char *name;
 
-		if (!read_at(r, first, shentsize, (off_t)shoff))
-			return corrupt(r, "truncated: section headers beyond end of file");
-		get_shdr(&e, first, &sh);
-		if (shnum == 0)
-			shnum = (unsigned)sh.size;
-		if (shstrndx == SHN_XINDEX)
-			shstrndx = sh.link;
-	}
-	if (shstrndx >= shnum || shnum > MAX_SECTIONS)
-		return corrupt(r, "bad section count or name table index");
-	if ((uint64_t)shnum * shentsize > (uint64_t)r->size ||
-	    shoff > (uint64_t)r->size - (uint64_t)shnum * shentsize)
-		return corrupt(r, "truncated: section headers beyond end of file");
-	/*
-	 * The section name table usually sits just before the section
-	 * headers: read both with one call when it does.
-	 */
-	window = shoff < NAMES_WINDOW ? shoff : NAMES_WINDOW;
-	tail = xmalloc(window + (size_t)shnum * shentsize);
-	if (!read_at(r, tail, window + (size_t)shnum * shentsize,
-		     (off_t)(shoff - window))) {
-		rc = corrupt(r, "truncated: section headers beyond end of file");
-		goto out;
-	}
-	shdrs = tail + window;
-	get_shdr(&e, shdrs + (size_t)shstrndx * shentsize, &strtab);
-	if (strtab.size > (uint64_t)r->size || strtab.size > MAX_NAMES_SIZE) {
-		rc = corrupt(r, "truncated: section names beyond end of file");
-		goto out;
-	}
-	names = xmalloc(strtab.size + 1);
-	if (strtab.offset >= shoff - window && strtab.offset <= shoff &&
-	    strtab.size <= shoff - strtab.offset) {
-		memcpy(names, tail + (strtab.offset - (shoff - window)), strtab.size);
-	} else if (!read_at(r, names, strtab.size, (off_t)strtab.offset)) {
-		rc = corrupt(r, "truncated: section names beyond end of file");
-		goto out;
-	}
-	names[strtab.size] = '\0';
-	for (unsigned i = 1; i < shnum && rc == 1; i++) {
-		get_shdr(&e, shdrs + (size_t)i * shentsize, &sh);
-		if (sh.name >= strtab.size)
+		elf_section(&e, i, &sh);
+		name = elf_section_name(&e, &sh);
+		if (!name)
 			rc = corrupt(r, "section name outside the name table");
-		else if ((rc = visit(r, names + sh.name, &sh, data)) == 0)
+		else if ((rc = visit(r, name, &sh, data)) == 0)
 			rc = 1;
 	}
-out:
-	free(names);
-	free(tail);
+	elf_close(&e);
 	return rc;
 }
 
@@ -260,16 +148,16 @@ struct ir_seen {
 };
 
 static int see_ir_section(const struct region *r, const char *name,
-			  const struct shdr *sh, void *data)
+			  const Elf64_Shdr *sh, void *data)
 {
 	struct ir_seen *seen = data;
 
-	if (starts_with(name, LTO_SYMTAB_PREFIX)) {
+	if (starts_with(name, GCC_IR_SYMTAB_PREFIX)) {
 		seen->obj->ir = true;
 	} else if (starts_with(name, LTO_HEADER_PREFIX) && !seen->obj->lto_major) {
 		seen->obj->lto_major = lto_major_at(r, sh);
-		seen->obj->lto_header = r->base + (off_t)sh->offset;
-	} else if (starts_with(name, ".text") && sh->size > 0) {
+		seen->obj->lto_header = r->base + (off_t)sh->sh_offset;
+	} else if (starts_with(name, ".text") && sh->sh_size > 0) {
 		seen->has_text = true;
 	}
 	return 0;
@@ -305,10 +193,11 @@ struct section_walk {
 };
 
 static int pass_section(const struct region *r, const char *name,
-			const struct shdr *sh, void *data)
+			const Elf64_Shdr *sh, void *data)
 {
 	struct section_walk *walk = data;
-	struct scan_section sec = { name, sh->type, sh->flags, sh->offset, sh->size };
+	struct scan_section sec = { name, sh->sh_type, sh->sh_flags,
+				    sh->sh_offset, sh->sh_size };
 
 	(void)r;
 	return walk->visit(&sec, walk->data);

@@ -1,0 +1,371 @@
+#include "elf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* How much before the section headers is read with them, for the names. */
+#define NAMES_WINDOW 4096
+
+static uint64_t get(const struct elf *e, const unsigned char *p, int size)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < size; i++)
+		v = (v << 8) | p[e->big_endian ? i : size - 1 - i];
+	return v;
+}
+
+/* An address-sized field: 8 bytes at OFF64 in ELF64, 4 at OFF32 in ELF32. */
+static uint64_t word(const struct elf *e, const unsigned char *p, int off32,
+		     int off64)
+{
+	return e->is64 ? get(e, p + off64, 8) : get(e, p + off32, 4);
+}
+
+static int fail(struct elf *e, const char *why)
+{
+	e->why = why;
+	return -1;
+}
+
+bool elf_pread(const struct elf *e, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	if (off > e->in.size || len > e->in.size - off)
+		return false;
+	if (off + len <= e->in.head_len) {
+		memcpy(buf, e->in.head + off, len);
+		return true;
+	}
+	while (done < len) {
+		ssize_t got = pread(e->in.fd, (char *)buf + done, len - done,
+				    e->in.base + (off_t)(off + done));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		done += (size_t)got;
+	}
+	return true;
+}
+
+int elf_open(struct elf *e, const struct elf_in *in)
+{
+	unsigned char h[64];
+	size_t head = in->size < 64 ? (size_t)in->size : 64;
+
+	memset(e, 0, sizeof(*e));
+	e->in = *in;
+	if (head < 4 || !elf_pread(e, h, head, 0) || memcmp(h, ELFMAG, SELFMAG))
+		return 0;
+	if (head < sizeof(Elf32_Ehdr))
+		return fail(e, "truncated ELF header");
+	if ((h[EI_CLASS] != ELFCLASS32 && h[EI_CLASS] != ELFCLASS64) ||
+	    (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB))
+		return fail(e, "unknown ELF class or byte order");
+	e->is64 = h[EI_CLASS] == ELFCLASS64;
+	e->big_endian = h[EI_DATA] == ELFDATA2MSB;
+	if (e->is64 && head < sizeof(Elf64_Ehdr))
+		return fail(e, "truncated ELF header");
+	e->type = (uint16_t)get(e, h + 16, 2);
+	e->machine = (uint16_t)get(e, h + 18, 2);
+	e->shoff = word(e, h, 32, 40);
+	e->shentsize = (unsigned)get(e, h + (e->is64 ? 58 : 46), 2);
+	e->shnum = (uint32_t)get(e, h + (e->is64 ? 60 : 48), 2);
+	e->shstrndx = (uint32_t)get(e, h + (e->is64 ? 62 : 50), 2);
+	return 1;
+}
+
+int elf_open_path(struct elf *e, const char *path)
+{
+	struct elf_in in = { -1, 0, 0, NULL, 0 };
+	struct stat st;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	e->in.fd = -1;
+	in.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in.fd < 0 || fstat(in.fd, &st) != 0) {
+		e->why = strerror(errno);
+		if (in.fd >= 0)
+			close(in.fd);
+		return -1;
+	}
+	in.size = (uint64_t)st.st_size;
+	rc = elf_open(e, &in);
+	e->in.fd = in.fd;
+	e->owns_fd = true;	/* closed by elf_close() */
+	return rc;
+}
+
+void elf_section(const struct elf *e, uint32_t i, Elf64_Shdr *sh)
+{
+	const unsigned char *p = e->shdrs + (size_t)i * e->shentsize;
+
+	sh->sh_name = (uint32_t)get(e, p, 4);
+	sh->sh_type = (uint32_t)get(e, p + 4, 4);
+	sh->sh_flags = word(e, p, 8, 8);
+	sh->sh_addr = word(e, p, 12, 16);
+	sh->sh_offset = word(e, p, 16, 24);
+	sh->sh_size = word(e, p, 20, 32);
+	sh->sh_link = (uint32_t)get(e, p + (e->is64 ? 40 : 24), 4);
+	sh->sh_info = (uint32_t)get(e, p + (e->is64 ? 44 : 28), 4);
+	sh->sh_addralign = word(e, p, 32, 48);
+	sh->sh_entsize = word(e, p, 36, 56);
+}
+
+/* e_shnum == 0, e_shstrndx == SHN_XINDEX: the real values are in section 0. */
+static int extended_numbering(struct elf *e)
+{
+	unsigned char first[sizeof(Elf64_Shdr)];
+	unsigned char *saved = e->shdrs;
+	Elf64_Shdr sh;
+
+	if (!elf_pread(e, first, e->shentsize, e->shoff))
+		return fail(e, "truncated: section headers beyond end of file");
+	e->shdrs = first;
+	elf_section(e, 0, &sh);
+	e->shdrs = saved;
+	if (e->shnum == 0)
+		e->shnum = sh.sh_size > UINT32_MAX ? UINT32_MAX : (uint32_t)sh.sh_size;
+	if (e->shstrndx == SHN_XINDEX)
+		e->shstrndx = sh.sh_link;
+	return 0;
+}
+
+int elf_read_sections(struct elf *e)
+{
+	uint64_t window, table;
+	Elf64_Shdr strtab;
+	unsigned char *buf;
+
+	if (e->shoff == 0) {
+		e->shnum = 0;
+		return 0;
+	}
+	if (e->shentsize != (e->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		return fail(e, "bad section header size");
+	if ((e->shnum == 0 || e->shstrndx == SHN_XINDEX) && extended_numbering(e))
+		return -1;
+	if (e->shstrndx >= e->shnum || e->shnum > ELF_MAX_SECTIONS)
+		return fail(e, "bad section count or name table index");
+	table = (uint64_t)e->shnum * e->shentsize;
+	if (table > e->in.size || e->shoff > e->in.size - table)
+		return fail(e, "truncated: section headers beyond end of file");
+	/* The name table usually sits just before the headers: one read for both. */
+	window = e->shoff < NAMES_WINDOW ? e->shoff : NAMES_WINDOW;
+	buf = malloc(window + table);
+	if (!buf)
+		return fail(e, "out of memory");
+	e->buf = buf;
+	if (!elf_pread(e, buf, window + table, e->shoff - window))
+		return fail(e, "truncated: section headers beyond end of file");
+	e->shdrs = buf + window;
+	elf_section(e, e->shstrndx, &strtab);
+	if (strtab.sh_size > e->in.size || strtab.sh_size > ELF_MAX_NAMES_SIZE)
+		return fail(e, "truncated: section names beyond end of file");
+	e->names = malloc(strtab.sh_size + 1);
+	if (!e->names)
+		return fail(e, "out of memory");
+	if (strtab.sh_offset >= e->shoff - window && strtab.sh_offset <= e->shoff &&
+	    strtab.sh_size <= e->shoff - strtab.sh_offset)
+		memcpy(e->names, buf + (strtab.sh_offset - (e->shoff - window)),
+		       strtab.sh_size);
+	else if (!elf_pread(e, e->names, strtab.sh_size, strtab.sh_offset))
+		return fail(e, "truncated: section names beyond end of file");
+	e->names[strtab.sh_size] = '\0';
+	e->names_size = strtab.sh_size;
+	return 0;
+}
+
+const char *elf_section_name(const struct elf *e, const Elf64_Shdr *sh)
+{
+	return sh->sh_name < e->names_size ? e->names + sh->sh_name : NULL;
+}
+
+void *elf_load(struct elf *e, uint64_t off, uint64_t size)
+{
+	unsigned char *p;
+
+	if (size > e->in.size || off > e->in.size - size) {
+		e->why = "truncated: section beyond end of file";
+		return NULL;
+	}
+	p = malloc(size + 1);
+	if (!p) {
+		e->why = "out of memory";
+		return NULL;
+	}
+	if (!elf_pread(e, p, size, off)) {
+		free(p);
+		e->why = "cannot read a section";
+		return NULL;
+	}
+	p[size] = '\0';
+	return p;
+}
+
+void *elf_load_section(struct elf *e, const char *name, size_t *len)
+{
+	Elf64_Shdr sh;
+
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		const char *n;
+
+		elf_section(e, i, &sh);
+		n = elf_section_name(e, &sh);
+		if (n && !strcmp(n, name)) {
+			*len = sh.sh_size;
+			return elf_load(e, sh.sh_offset, sh.sh_size);
+		}
+	}
+	return NULL;
+}
+
+/* The SHT_SYMTAB_SHNDX section that goes with SYMTAB, loaded; NULL if none. */
+static uint32_t *load_shndx(struct elf *e, uint32_t symtab, uint64_t count,
+			    bool *bad)
+{
+	Elf64_Shdr sh;
+
+	*bad = false;
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		elf_section(e, i, &sh);
+		if (sh.sh_type != SHT_SYMTAB_SHNDX || sh.sh_link != symtab)
+			continue;
+		if (sh.sh_size / 4 < count) {
+			*bad = true;
+			e->why = "bad extended section index table";
+			return NULL;
+		}
+		return elf_load(e, sh.sh_offset, count * 4);
+	}
+	return NULL;
+}
+
+struct symtab {
+	unsigned char *syms;
+	char *strs;
+	uint32_t *shndx;
+	uint64_t count, entsize, strsize;
+};
+
+static int load_symtab(struct elf *e, uint32_t index, struct symtab *t)
+{
+	Elf64_Shdr sh, str;
+	size_t min = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	bool bad;
+
+	elf_section(e, index, &sh);
+	if (sh.sh_entsize < min || sh.sh_link >= e->shnum)
+		return fail(e, "bad symbol table");
+	elf_section(e, sh.sh_link, &str);
+	t->entsize = sh.sh_entsize;
+	t->count = sh.sh_size / sh.sh_entsize;
+	t->strsize = str.sh_size;
+	if (!(t->syms = elf_load(e, sh.sh_offset, sh.sh_size)) ||
+	    !(t->strs = elf_load(e, str.sh_offset, str.sh_size)))
+		return -1;
+	if (t->strsize && t->strs[t->strsize - 1] != '\0')
+		return fail(e, "bad symbol table");
+	t->shndx = load_shndx(e, index, t->count, &bad);
+	return bad ? -1 : 0;
+}
+
+static void get_symbol(const struct elf *e, const struct symtab *t, uint64_t i,
+		       struct elf_symbol *s)
+{
+	const unsigned char *p = t->syms + i * t->entsize;
+	uint32_t name = (uint32_t)get(e, p, 4);
+	unsigned info = p[e->is64 ? 4 : 12], other = p[e->is64 ? 5 : 13];
+
+	s->name = name < t->strsize ? t->strs + name : NULL;
+	s->value = word(e, p, 4, 8);
+	s->size = e->is64 ? get(e, p + 16, 8) : get(e, p + 8, 4);
+	s->bind = (unsigned char)ELF64_ST_BIND(info);
+	s->type = (unsigned char)ELF64_ST_TYPE(info);
+	s->visibility = (unsigned char)ELF64_ST_VISIBILITY(other);
+	s->shndx = (uint32_t)get(e, p + (e->is64 ? 6 : 14), 2);
+	s->in_section = s->shndx != SHN_UNDEF && s->shndx < SHN_LORESERVE;
+	if (s->shndx == SHN_XINDEX && t->shndx) {
+		s->shndx = (uint32_t)get(e, (const unsigned char *)&t->shndx[i], 4);
+		s->in_section = true;
+	}
+}
+
+int elf_symbols(struct elf *e, uint32_t symtab, elf_symbol_fn visit, void *data)
+{
+	struct symtab t = { NULL, NULL, NULL, 0, 0, 0 };
+	int rc = symtab < e->shnum ? load_symtab(e, symtab, &t)
+				   : fail(e, "bad symbol table");
+
+	for (uint64_t i = 0; rc == 0 && i < t.count; i++) {
+		struct elf_symbol s;
+
+		get_symbol(e, &t, i, &s);
+		rc = visit(&s, data);
+	}
+	free(t.syms);
+	free(t.strs);
+	free(t.shndx);
+	return rc;
+}
+
+void elf_close(struct elf *e)
+{
+	free(e->buf);
+	free(e->names);
+	e->buf = e->names = NULL;
+	e->shdrs = NULL;
+	if (e->owns_fd && e->in.fd >= 0)
+		close(e->in.fd);
+	e->owns_fd = false;
+}
+
+int gcc_ir_symbols(const unsigned char *data, size_t size,
+		   gcc_ir_symbol_fn visit, void *arg)
+{
+	const unsigned char *p = data, *end = data + size;
+	int rc = 0;
+
+	while (p < end && rc == 0) {
+		struct gcc_ir_symbol s;
+
+		s.name = (const char *)p;
+		p = memchr(p, '\0', (size_t)(end - p));
+		if (!p)
+			break;
+		s.comdat = (const char *)++p;
+		p = memchr(p, '\0', (size_t)(end - p));
+		if (!p || (size_t)(end - p) < 1 + 2 + 8 + 4)
+			break;
+		p++;
+		s.kind = p[0];
+		s.visibility = p[1];
+		p += 2 + 8 + 4;
+		rc = visit(&s, arg);
+	}
+	return rc;
+}
+
+const char *elf_machine_name(int machine)
+{
+	switch (machine) {
+	case EM_386: return "i386";
+	case EM_MIPS: return "MIPS";
+	case EM_PPC: return "PowerPC";
+	case EM_PPC64: return "PowerPC64";
+	case EM_S390: return "S/390";
+	case EM_ARM: return "ARM";
+	case EM_X86_64: return "x86-64";
+	case EM_AARCH64: return "AArch64";
+	case EM_RISCV: return "RISC-V";
+	}
+	return "another machine";
+}
