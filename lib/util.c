@@ -135,15 +135,15 @@ void *grow_array(void *v, size_t *alloc, size_t n, size_t size)
 	return v;
 }
 
-size_t lower_bound(size_t n, bool (*below)(size_t i, const void *key),
-		   const void *key)
+size_t lower_bound(const void *key, const void *base, size_t n, size_t size,
+		   int (*cmp)(const void *key, const void *element))
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (below(mid, key))
+		if (cmp(key, (const char *)base + mid * size) > 0)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -40,11 +40,12 @@ void *xrealloc(void *ptr, size_t size);
 void *grow_array(void *v, size_t *alloc, size_t n, size_t size);
 #define ALLOC_GROW(v, n, alloc) ((v) = grow_array((v), &(alloc), (n), sizeof(*(v))))
 /*
- * The first index in [0, N) for which BELOW(I, KEY) is false, or N: the
- * lower bound of KEY in an array sorted so that BELOW is true up to it.
+ * The lower bound of KEY in BASE, N sorted elements of SIZE bytes: the
+ * first index whose element is not below KEY (CMP(KEY, ELEMENT) <= 0,
+ * as for bsearch), or N.
  */
-size_t lower_bound(size_t n, bool (*below)(size_t i, const void *key),
-		   const void *key);
+size_t lower_bound(const void *key, const void *base, size_t n, size_t size,
+		   int (*cmp)(const void *key, const void *element));
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,4 +1,5 @@
 #include "nmread.h"
+#include "ar.h"
 #include "elf.h"
 #include "run.h"
 #include "strvec.h"
@@ -49,9 +50,9 @@ int input_kind(const char *file, bool archives)
 		return error("cannot read %s: %s", file, strerror(errno)), -1;
 	if (got >= 4 && !memcmp(head, "\177ELF", 4))
 		return INPUT_ELF;
-	if (archives && got == 8 && !memcmp(head, "!<arch>\n", 8))
+	if (archives && got == 8 && !memcmp(head, AR_MAGIC, AR_MAGIC_SIZE))
 		return INPUT_ARCHIVE;
-	if (archives && got == 8 && !memcmp(head, "!<thin>\n", 8))
+	if (archives && got == 8 && !memcmp(head, AR_THIN_MAGIC, AR_MAGIC_SIZE))
 		return INPUT_THIN_ARCHIVE;
 	error("%s: not an ELF file%s", file, archives ? " or archive" : "");
 	return -1;

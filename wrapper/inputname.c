@@ -18,7 +18,7 @@ struct member {
 struct archive {
 	char *path;
 	struct member *members;	/* in archive order: offsets ascending */
-	size_t n;
+	size_t n, alloc;
 };
 
 /* A member file of a thin archive among the inputs. */
@@ -35,7 +35,7 @@ struct input_names {
 	struct archive *archives;
 	size_t narchives;
 	struct thin_member *thin;
-	size_t nthin;
+	size_t nthin, thin_alloc;
 	bool thin_indexed;
 };
 
@@ -57,9 +57,7 @@ static int add_member(off_t data_offset, const char *name, void *data)
 
 	if (!name)
 		return 0;
-	if ((a->n & (a->n - 1)) == 0)	/* 0, 1, 2, 4...: grow */
-		a->members = xrealloc(a->members, (a->n ? 2 * a->n : 1) *
-				      sizeof(*a->members));
+	ALLOC_GROW(a->members, a->n, a->alloc);
 	a->members[a->n].offset = (unsigned long long)data_offset;
 	a->members[a->n].name = xstrdup(name);
 	a->n++;
@@ -78,23 +76,24 @@ static const struct archive *archive(struct input_names *names, const char *path
 	a = &names->archives[names->narchives++];
 	a->path = xstrdup(path);
 	a->members = NULL;
-	a->n = 0;
+	a->n = a->alloc = 0;
 	scan_archive_members(path, add_member, a);
 	return a;
 }
 
+static int by_offset(const void *key, const void *element)
+{
+	unsigned long long offset = *(const unsigned long long *)key;
+	const struct member *m = element;
+
+	return offset < m->offset ? -1 : offset > m->offset;
+}
+
 static const char *member_at(const struct archive *a, unsigned long long offset)
 {
-	size_t lo = 0, hi = a->n;
+	size_t lo = lower_bound(&offset, a->members, a->n, sizeof(*a->members),
+				by_offset);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a->members[mid].offset < offset)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < a->n && a->members[lo].offset == offset ? a->members[lo].name
 							     : NULL;
 }
@@ -114,9 +113,7 @@ static int add_thin_member(const struct scan_object *obj, void *data)
 
 	if (!obj->in_thin_archive || obj->member || stat(obj->path, &st) != 0)
 		return 0;
-	if ((names->nthin & (names->nthin - 1)) == 0)
-		names->thin = xrealloc(names->thin, (names->nthin ? 2 * names->nthin : 1) *
-				       sizeof(*names->thin));
+	ALLOC_GROW(names->thin, names->nthin, names->thin_alloc);
 	names->thin[names->nthin].dev = st.st_dev;
 	names->thin[names->nthin].ino = st.st_ino;
 	names->thin[names->nthin].order = names->nthin;
@@ -125,6 +122,7 @@ static int add_thin_member(const struct scan_object *obj, void *data)
 	return 0;
 }
 
+/* By file, and the first found first. */
 static int by_file(const void *a, const void *b)
 {
 	const struct thin_member *x = a, *y = b;
@@ -134,6 +132,16 @@ static int by_file(const void *a, const void *b)
 	if (x->ino != y->ino)
 		return x->ino < y->ino ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_inode(const void *key, const void *element)
+{
+	const struct stat *st = key;
+	const struct thin_member *m = element;
+
+	if (st->st_dev != m->dev)
+		return st->st_dev < m->dev ? -1 : 1;
+	return st->st_ino < m->ino ? -1 : st->st_ino > m->ino;
 }
 
 static void index_thin(struct input_names *names)
@@ -157,22 +165,14 @@ static void index_thin(struct input_names *names)
 static const char *thin_archive_of(struct input_names *names, const char *path)
 {
 	struct stat st;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!names->thin_indexed)
 		index_thin(names);
 	if (!names->nthin || stat(path, &st) != 0)
 		return NULL;
-	hi = names->nthin;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct thin_member *m = &names->thin[mid];
-
-		if (m->dev < st.st_dev || (m->dev == st.st_dev && m->ino < st.st_ino))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = lower_bound(&st, names->thin, names->nthin, sizeof(*names->thin),
+			 by_inode);
 	if (lo < names->nthin && names->thin[lo].dev == st.st_dev &&
 	    names->thin[lo].ino == st.st_ino)
 		return names->thin[lo].archive;

@@ -214,19 +214,23 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* lower_bound's: a name against an array of syms, or of strings. */
+static int name_vs_sym(const void *name, const void *element)
+{
+	return strcmp(name, (*(struct sym *const *)element)->name);
+}
+
+static int name_vs_string(const void *name, const void *element)
+{
+	return strcmp(name, *(char *const *)element);
+}
+
 /* Is D referenced by an IR object other than its own? */
 static bool referenced(const struct report *r, const struct sym *d)
 {
-	size_t lo = 0, hi = r->nrefs;
+	size_t lo = lower_bound(d->name, r->refs, r->nrefs, sizeof(*r->refs),
+				name_vs_sym);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(r->refs[mid]->name, d->name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < r->nrefs && !strcmp(r->refs[lo]->name, d->name); lo++)
 		if (r->refs[lo]->obj != d->obj)
 			return true;
@@ -269,32 +273,16 @@ static const char *in_output(const struct report *r, const char *name,
 			     struct strvec *key)
 {
 	char *const *v = r->out.v;
-	size_t lo = 0, hi = r->out.n, len;
+	size_t lo = lower_bound(name, v, r->out.n, sizeof(*v), name_vs_string),
+	       len;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(v[mid], name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < r->out.n && !strcmp(v[lo], name))
 		return v[lo];
 	/* NAME.*: a run of its own, from the first one up */
 	strvec_clear(key);
 	strvec_pushf(key, "%s.", name);
 	len = strlen(key->v[0]);
-	lo = 0;
-	hi = r->out.n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (strcmp(v[mid], key->v[0]) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = lower_bound(key->v[0], v, r->out.n, sizeof(*v), name_vs_string);
 	for (; lo < r->out.n && !strncmp(v[lo], key->v[0], len); lo++)
 		if (clone_suffix(v[lo] + len - 1))
 			return v[lo];

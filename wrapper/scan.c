@@ -1,4 +1,5 @@
 #include "scan.h"
+#include "ar.h"
 #include "elf.h"
 #include "util.h"
 
@@ -11,9 +12,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#define AR_MAGIC "!<arch>\n"
-#define THIN_MAGIC "!<thin>\n"
-#define AR_HDR_SIZE 60
 
 /*
  * What is read when a file is opened: one page.  Small objects have their
@@ -235,95 +233,10 @@ struct archive_ctx {
 static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive);
 
-static bool parse_decimal(const char *field, size_t width, off_t *out)
+static bool ar_read_region(void *src, void *buf, size_t len, off_t off)
 {
-	off_t v = 0;
-	size_t i = 0;
-
-	while (i < width && field[i] == ' ')
-		i++;
-	if (i == width || field[i] < '0' || field[i] > '9')
-		return false;
-	for (; i < width && field[i] >= '0' && field[i] <= '9'; i++) {
-		if (v > (off_t)1 << 50)
-			return false;
-		v = v * 10 + (field[i] - '0');
-	}
-	for (; i < width; i++)
-		if (field[i] != ' ')
-			return false;
-	*out = v;
-	return true;
+	return read_at(src, buf, len, off);
 }
-
-/*
- * A member's name from its header, following "/N" into the long-name
- * table as binutils does: the number ends at the first non-digit, and in
- * a thin archive "/N:OFFSET" names the member at OFFSET of the regular
- * archive N (*ORIGIN, else 0).
- */
-static char *member_name(const char *hdr, const char *longnames,
-			 off_t longnames_size, off_t *origin)
-{
-	size_t len;
-
-	*origin = 0;
-	if (hdr[0] == '/' && hdr[1] >= '0' && hdr[1] <= '9') {
-		off_t off = 0;
-		const char *start, *end, *p = hdr + 1;
-
-		while (p < hdr + 16 && *p >= '0' && *p <= '9' && off < ((off_t)1 << 40))
-			off = off * 10 + (*p++ - '0');
-		if (p < hdr + 16 && *p == ':')
-			for (p++; p < hdr + 16 && *p >= '0' && *p <= '9'; p++)
-				*origin = *origin * 10 + (*p - '0');
-		if (!longnames || off >= longnames_size)
-			return NULL;
-		start = longnames + off;
-		end = memchr(start, '\n', (size_t)(longnames_size - off));
-		if (!end)
-			return NULL;
-		len = (size_t)(end - start);
-		if (len && start[len - 1] == '/')
-			len--;
-		return xstrndup(start, len);
-	}
-	for (len = 0; len < 16 && hdr[len] != '/' && hdr[len] != ' '; len++)
-		;
-	return xstrndup(hdr, len);
-}
-
-/* Does the armap at OFF (SIZE bytes) name LTO_LD_THIN_MARKER? */
-static bool armap_has_marker(const struct region *r, off_t off, off_t size)
-{
-	static const char marker[] = LTO_LD_THIN_MARKER;
-	char *map;
-	bool found = false;
-
-	if (size <= 0 || size > (64 << 20))
-		return false;
-	map = xmalloc((size_t)size + 1);
-	if (read_at(r, map, (size_t)size, off)) {
-		map[size] = '\0';
-		for (off_t i = 0; i + (off_t)sizeof(marker) <= size + 1; i++)
-			if (map[i] == marker[0] &&
-			    !memcmp(map + i, marker, sizeof(marker))) {
-				found = true;
-				break;
-			}
-	}
-	free(map);
-	return found;
-}
-
-/* The symbol index or the long-name table (not a member named "/N"). */
-static bool is_table(const char *hdr)
-{
-	return !memcmp(hdr, "/               ", 16) ||
-	       !memcmp(hdr, "/SYM64/         ", 16) ||
-	       !memcmp(hdr, "//              ", 16);
-}
-
 
 /* The member at ORIGIN of the regular archive PATH, named by a thin archive. */
 static int scan_nested_member(const char *path, off_t origin,
@@ -331,23 +244,23 @@ static int scan_nested_member(const char *path, off_t origin,
 {
 	struct region r, m;
 	struct scan_object obj = { path, NULL, false, false, false, 0, -1, 0 };
-	char hdr[AR_HDR_SIZE];
-	off_t size;
+	struct ar ar;
+	struct ar_member member;
 	int rc;
 
 	if (open_region(path, &r, thin) != 0)
 		return -1;
-	if (measure_region(&r) != 0 || !read_at(&r, hdr, AR_HDR_SIZE, origin) ||
-	    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size) ||
-	    size > r.size - origin - AR_HDR_SIZE) {
+	if (measure_region(&r) != 0 ||
+	    ar_open(&ar, ar_read_region, &r, r.size, path) != 1 ||
+	    ar_member_at(&ar, origin, &member) != 1) {
 		error("%s: no archive member at offset %lld (named by %s)", path,
 		      (long long)origin, thin);
 		close(r.fd);
 		return -1;
 	}
 	m = r;
-	m.base = origin + AR_HDR_SIZE;
-	m.size = size;
+	m.base = member.data;
+	m.size = member.size;
 	m.head_len = 0;
 	obj.member = xasprintf("@%lld", (long long)origin);
 	m.member = obj.member;
@@ -359,105 +272,66 @@ static int scan_nested_member(const char *path, off_t origin,
 	return rc < 0 ? -1 : rc;
 }
 
-static int scan_archive(const struct region *r, bool thin,
-			struct archive_ctx *ctx, struct scan_file_info *info)
+/* A member of a thin archive: its own file, or a member of a regular archive. */
+static int scan_thin_member(const struct region *r, const struct ar_member *m,
+			    struct archive_ctx *ctx)
 {
-	char *longnames = NULL, *dir = dir_name(r->path);
-	off_t longnames_size = 0, off = 8;
-	int rc = 0;
+	char *dir = dir_name(r->path), *member_path = path_join(dir, m->name);
+	int rc;
 
-	while (rc == 0 && off < r->size) {
-		char hdr[AR_HDR_SIZE + 1];
-		off_t size, data, origin;
-		char *name;
-
-		if (!read_at(r, hdr, AR_HDR_SIZE, off)) {
-			rc = corrupt(r, "truncated archive member header");
-			break;
-		}
-		hdr[AR_HDR_SIZE] = '\0';
-		if (memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size)) {
-			error("%s: corrupt archive member header at offset %lld",
-			      r->path, (long long)off);
-			rc = -1;
-			break;
-		}
-		data = off + AR_HDR_SIZE;
-		/* before a table is read into memory (members: see below) */
-		if (is_table(hdr) && size > r->size - data) {
-			rc = corrupt(r, "truncated: archive table extends beyond end of archive");
-			break;
-		}
-		if (!memcmp(hdr, "/               ", 16) ||
-		    !memcmp(hdr, "/SYM64/         ", 16)) {
-			if (info && thin)
-				info->lto_ld_thin = armap_has_marker(r, data, size);
-		} else if (!memcmp(hdr, "//              ", 16)) {
-			if (size > (64 << 20)) {
-				rc = corrupt(r, "long-name table too large");
-				break;
-			}
-			free(longnames);
-			longnames = xmalloc((size_t)size + 1);
-			longnames_size = size;
-			if (!read_at(r, longnames, (size_t)size, data)) {
-				rc = corrupt(r, "truncated archive long-name table");
-				break;
-			}
-		} else {
-			name = member_name(hdr, longnames, longnames_size,
-					   &origin);
-			if (!name) {
-				error("%s: corrupt archive member name at offset %lld",
-				      r->path, (long long)off);
-				rc = -1;
-				break;
-			}
-			if (thin) {
-				char *member_path = path_join(dir, name);
-
-				ctx->depth++;
-				if (ctx->depth > SCAN_MAX_NESTING)
-					rc = corrupt(r, "thin archives nested too deeply");
-				else if (++ctx->members > SCAN_MAX_MEMBERS)
-					rc = error("%s: thin archives name more than "
-						   "%d members in all (one named "
-						   "over and over?)", r->path,
-						   SCAN_MAX_MEMBERS) ? -1 : 0;
-				else if (origin)
-					rc = scan_nested_member(member_path, origin,
-								ctx, r->path);
-				else
-					rc = scan_path(member_path, ctx, NULL,
-						       r->path);
-				ctx->depth--;
-				free(member_path);
-				free(name);
-				off = data;	/* thin members have no data here */
-				continue;
-			} else {
-				struct region m = { r->fd, r->base + data, size,
-						    r->path, name, NULL, { 0 }, 0 };
-				struct scan_object obj = { r->path, name, false,
-							   false, false, 0, -1, 0 };
-				int elf;
-
-				if (size > r->size - data) {
-					rc = corrupt(&m, "truncated: member extends beyond end of archive");
-				} else {
-					elf = scan_elf(&m, &obj);
-					if (elf < 0)
-						rc = -1;
-					else if (elf > 0)
-						rc = ctx->visit(&obj, ctx->data);
-				}
-			}
-			free(name);
-		}
-		off = data + size + ((data + size) & 1);
-	}
-	free(longnames);
+	ctx->depth++;
+	if (ctx->depth > SCAN_MAX_NESTING)
+		rc = corrupt(r, "thin archives nested too deeply");
+	else if (++ctx->members > SCAN_MAX_MEMBERS)
+		rc = error("%s: thin archives name more than %d members in all "
+			   "(one named over and over?)", r->path,
+			   SCAN_MAX_MEMBERS) ? -1 : 0;
+	else if (m->origin)
+		rc = scan_nested_member(member_path, m->origin, ctx, r->path);
+	else
+		rc = scan_path(member_path, ctx, NULL, r->path);
+	ctx->depth--;
+	free(member_path);
 	free(dir);
+	return rc;
+}
+
+static int scan_member(const struct region *r, const struct ar_member *m,
+		       struct archive_ctx *ctx)
+{
+	struct region mr = { r->fd, r->base + m->data, m->size, r->path,
+			     m->name, NULL, { 0 }, 0 };
+	struct scan_object obj = { r->path, m->name, false, false, false, 0, -1, 0 };
+	int elf = scan_elf(&mr, &obj);
+
+	if (elf < 0)
+		return -1;
+	return elf > 0 ? ctx->visit(&obj, ctx->data) : 0;
+}
+
+static int scan_archive(const struct region *r, struct archive_ctx *ctx,
+			struct scan_file_info *info)
+{
+	struct ar ar;
+	struct ar_member m;
+	int rc = 0, more;
+
+	ar_open(&ar, ar_read_region, (void *)r, r->size, r->path);
+	while (rc == 0 && (more = ar_next(&ar, &m)) != 0) {
+		if (more < 0)
+			rc = error("%s", ar.why) ? -1 : 0;
+		else if (m.index && info && ar.thin)
+			info->lto_ld_thin = ar_index_names(&ar, m.data, m.size,
+							   LTO_LD_THIN_MARKER);
+		else if (!m.index && !m.name)
+			rc = error("%s: corrupt archive member name at offset %lld",
+				   r->path, (long long)m.header) ? -1 : 0;
+		else if (!m.index)
+			rc = ar.thin ? scan_thin_member(r, &m, ctx)
+				     : scan_member(r, &m, ctx);
+		free(m.name);
+	}
+	ar_close(&ar);
 	return rc;
 }
 
@@ -517,7 +391,7 @@ static enum file_kind kind_of(const struct region *r)
 			       ? FILE_ELF : FILE_OTHER;
 	if (!memcmp(magic, AR_MAGIC, 8))
 		return FILE_ARCHIVE;
-	if (!memcmp(magic, THIN_MAGIC, 8))
+	if (!memcmp(magic, AR_THIN_MAGIC, 8))
 		return FILE_THIN_ARCHIVE;
 	if (!memcmp(magic, "\177ELF", 4))
 		return FILE_ELF;
@@ -561,10 +435,10 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 			if (read_at(&r, mem, (size_t)r.size, 0))
 				r.mem = mem;
 		}
-		rc = scan_archive(&r, true, ctx, info);
+		rc = scan_archive(&r, ctx, info);
 		break;
 	case FILE_ARCHIVE:
-		rc = measure_region(&r) ? -1 : scan_archive(&r, false, ctx, info);
+		rc = measure_region(&r) ? -1 : scan_archive(&r, ctx, info);
 		break;
 	case FILE_OTHER:
 		break;
@@ -587,42 +461,24 @@ int scan_file(const char *path, scan_visit_fn visit, void *data,
 int scan_archive_members(const char *path, scan_member_fn visit, void *data)
 {
 	struct region r;
-	char *longnames = NULL;
-	off_t longnames_size = 0, off = 8;
+	struct ar ar;
+	struct ar_member m;
 	int rc = 0;
 
 	if (open_region(path, &r, NULL) != 0)
 		return -1;
-	if (measure_region(&r) != 0 || kind_of(&r) != FILE_ARCHIVE) {
+	if (measure_region(&r) != 0 ||
+	    ar_open(&ar, ar_read_region, &r, r.size, path) != 1 || ar.thin) {
 		close(r.fd);
 		return -1;
 	}
-	while (!rc) {
-		char hdr[AR_HDR_SIZE];
-		off_t size, start, origin;
-
-		if (!read_at(&r, hdr, AR_HDR_SIZE, off) ||
-		    memcmp(hdr + 58, "`\n", 2) || !parse_decimal(hdr + 48, 10, &size))
-			break;
-		start = off + AR_HDR_SIZE;
-		if (size > r.size - start)
-			break;	/* truncated: nothing past here is a member */
-		if (hdr[0] != '/' || (hdr[1] >= '0' && hdr[1] <= '9')) {
-			char *name = member_name(hdr, longnames, longnames_size,
-						 &origin);
-
-			rc = visit(start, name, data);
-			free(name);
-		} else if (!memcmp(hdr, "//              ", 16) && size <= (64 << 20)) {
-			free(longnames);
-			longnames = xmalloc((size_t)size + 1);
-			longnames_size = size;
-			if (!read_at(&r, longnames, (size_t)size, start))
-				break;
-		}
-		off = start + size + ((start + size) & 1);
+	/* what precedes a corrupt or truncated entry is still named */
+	while (!rc && ar_next(&ar, &m) > 0) {
+		if (!m.index)
+			rc = visit(m.data, m.name, data);
+		free(m.name);
 	}
-	free(longnames);
+	ar_close(&ar);
 	close(r.fd);
 	return rc;
 }
@@ -654,19 +510,22 @@ char *scan_member_name(const char *path, off_t data_offset)
 int scan_file_kind(const char *path, struct scan_file_info *info)
 {
 	struct region r;
-	char hdr[AR_HDR_SIZE];
-	off_t size;
+	struct ar ar;
+	struct ar_member m;
 
 	memset(info, 0, sizeof(*info));
 	if (open_region(path, &r, NULL) != 0)
 		return -1;
 	info->kind = kind_of(&r);
+	/* the marker is in the index, which ar writes first */
 	if (info->kind == FILE_THIN_ARCHIVE && measure_region(&r) == 0 &&
-	    read_at(&r, hdr, AR_HDR_SIZE, 8) &&
-	    !memcmp(hdr, "/               ", 16) &&
-	    parse_decimal(hdr + 48, 10, &size) &&
-	    size <= r.size - 8 - AR_HDR_SIZE)
-		info->lto_ld_thin = armap_has_marker(&r, 8 + AR_HDR_SIZE, size);
+	    ar_open(&ar, ar_read_region, &r, r.size, path) == 1) {
+		if (ar_next(&ar, &m) > 0 && m.index)
+			info->lto_ld_thin = ar_index_names(&ar, m.data, m.size,
+							   LTO_LD_THIN_MARKER);
+		free(m.name);
+		ar_close(&ar);
+	}
 	close(r.fd);
 	return 0;
 }

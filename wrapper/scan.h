@@ -10,9 +10,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Armap symbol that marks a thin archive written by lto-ld's `ld -r`. */
-#define LTO_LD_THIN_MARKER "__lto_ld_thin_archive"
-
 #define SCAN_MAX_NESTING 16
 /*
  * Members thin archives may name in all, nested ones included, for one
@@ -45,7 +42,7 @@ typedef int (*scan_visit_fn)(const struct scan_object *obj, void *data);
 
 struct scan_file_info {
 	enum file_kind kind;
-	bool lto_ld_thin;	/* thin archive carrying LTO_LD_THIN_MARKER */
+	bool lto_ld_thin;	/* thin archive carrying LTO_LD_THIN_MARKER (ar.h) */
 };
 
 /*

@@ -1,7 +1,7 @@
 #include "thinar.h"
+#include "ar.h"
 #include "progs.h"
 #include "run.h"
-#include "scan.h"
 #include "strvec.h"
 #include "tmp.h"
 #include "toolchain.h"
@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define AR_HDR_SIZE 60
 
 static uint32_t get_be32(const unsigned char *p)
 {
@@ -82,7 +80,7 @@ int thinar_mark(const char *path)
 	old = (unsigned char *)read_file(path, &len);
 	if (!old)
 		return error("%s: %s", path, strerror(errno));
-	if (len < 8 || memcmp(old, "!<thin>\n", 8)) {
+	if (len < 8 || memcmp(old, AR_THIN_MAGIC, AR_MAGIC_SIZE)) {
 		free(old);
 		return error("%s: not a thin archive", path);
 	}
@@ -110,7 +108,7 @@ int thinar_mark(const char *path)
 	first_member = 8 + (has_index ? AR_HDR_SIZE + old_index + (old_index & 1) : 0);
 	new_len = len - first_member + 8 + AR_HDR_SIZE + new_index;
 	new = xcalloc(1, new_len);
-	memcpy(new, "!<thin>\n", 8);
+	memcpy(new, AR_THIN_MAGIC, AR_MAGIC_SIZE);
 	index_header(new + 8, new_index);
 	p = new + 8 + AR_HDR_SIZE;
 	put_be32(p, (uint32_t)(count + 1));
@@ -154,7 +152,7 @@ int thinar_write(const struct toolchain *tc, const char *path,
 	 * ar adds to an empty thin archive in the file lto-ld created, rather
 	 * than creating one under a name that is no longer ours.
 	 */
-	if (write_whole(path, (const unsigned char *)"!<thin>\n", 8)) {
+	if (write_whole(path, (const unsigned char *)AR_THIN_MAGIC, AR_MAGIC_SIZE)) {
 		rc = 1;
 		goto out;
 	}
