@@ -192,6 +192,20 @@ char *xasprintf(const char *fmt, ...)
 	return buf;
 }
 
+const char *env_value(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+bool env_flag(const char *name)
+{
+	const char *v = env_value(name);
+
+	return v && strcmp(v, "0") != 0;
+}
+
 bool starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;

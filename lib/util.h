@@ -14,7 +14,7 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print the error and exit(1), which runs the exit hooks. */
 _Noreturn void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Verbose trace (LTO_LD_VERBOSE=1). */
+/* Verbose trace (LTO_LD_VERBOSE=1, env_flag). */
 extern bool verbose;
 void trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -50,6 +50,14 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+/*
+ * The one rule for what "set" means for an environment variable: set to
+ * "" is unset (env_value gives NULL), and a flag is on when set to
+ * anything but "0".
+ */
+const char *env_value(const char *name);
+bool env_flag(const char *name);
 
 bool starts_with(const char *s, const char *prefix);
 bool ends_with(const char *s, const char *suffix);

@@ -311,7 +311,7 @@ static void object_symbol(void *ctx, uint64_t value, char type, bool has_size,
  * arm-linux-gnueabihf-gcc (lto-nm adds the plugin itself, too). */
 static char *cc_for(const char *nm)
 {
-	const char *base = base_name(nm), *cc = getenv("LTO_SIZEDIFF_CC");
+	const char *base = base_name(nm), *cc = env_value("LTO_SIZEDIFF_CC");
 	size_t len = strlen(base);
 
 	if (cc && *cc)
@@ -722,7 +722,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	progname = base_name(argv[0]);
-	verbose = getenv("LTO_LD_VERBOSE") && strcmp(getenv("LTO_LD_VERBOSE"), "0");
+	verbose = env_flag("LTO_LD_VERBOSE");
 	run_install_signal_handlers();
 	rc = parse_options(argc, argv, &o, &done);
 	if (rc || done) {

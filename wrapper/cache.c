@@ -21,6 +21,7 @@
 #include "progs.h"
 #include "run.h"
 #include "scan.h"
+#include "settings.h"
 #include "sha256.h"
 #include "strvec.h"
 #include "tmp.h"
@@ -715,10 +716,10 @@ static uint64_t parse_size(const char *text)
 
 static uint64_t size_limit(void)
 {
-	const char *text = getenv("LTO_LD_CACHE_SIZE");
+	const char *text = settings.cache_size;
 	uint64_t limit;
 
-	if (!text || !*text)
+	if (!text)
 		return DEFAULT_SIZE;
 	limit = parse_size(text);
 	if (!limit) {

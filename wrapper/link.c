@@ -20,6 +20,7 @@
 #include "report.h"
 #include "run.h"
 #include "scan.h"
+#include "settings.h"
 #include "strvec.h"
 #include "thinar.h"
 #include "tmp.h"
@@ -189,15 +190,15 @@ static char *makeflags_without_jobserver(void)
 
 static int ltrans_jobs(char **flag)
 {
-	const char *env = getenv("LTO_LD_JOBS");
+	const char *env = settings.jobs;
 	long jobs;
 	char *end;
 
-	if (have_jobserver() && !(env && *env)) {
+	if (have_jobserver() && !env) {
 		*flag = xstrdup("-flto=jobserver");
 		return 0;
 	}
-	if (env && *env) {
+	if (env) {
 		errno = 0;
 		jobs = strtol(env, &end, 10);
 		if (*end || jobs < 1 || jobs > 4096 || errno)
@@ -233,10 +234,10 @@ static void add_collect_option(struct strvec *opts, const char *opt)
 
 static char *collect_gcc_options(const struct ld_cmdline *cmd,
 				 struct toolchain *tc, const char *jobs_flag,
-				 const char *linker_output)
+				 enum link_kind kind)
 {
 	char *cc_plugin = toolchain_find_cc_plugin(tc, true);
-	const char *extra = getenv("LTO_LD_LTO_FLAGS");
+	const char *extra = settings.lto_flags;
 	struct strvec opts = STRVEC_INIT, split = STRVEC_INIT;
 	size_t len = 0;
 	char *joined, *p, *dumpdir, *seed;
@@ -249,7 +250,7 @@ static char *collect_gcc_options(const struct ld_cmdline *cmd,
 	 * outputs take it from their name: a plain ld -r of two of them
 	 * must not merge their sections.
 	 */
-	if (linker_output && !strcmp(linker_output, "rel"))
+	if (kind == LINK_IR_REL)
 		seed = xasprintf("-frandom-seed=%s", cmd->output);
 	else
 		seed = xstrdup("-frandom-seed=lto-ld");
@@ -321,13 +322,6 @@ static int finish_output(int rc, const char *output)
 
 /* ---- the links ---- */
 
-static bool env_true(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0") != 0;
-}
-
 /*
  * The plugin: lto-ld's own in front of GCC's when it is there, with the
  * link policy as its options; else GCC's (policy options are then an error).
@@ -383,11 +377,11 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
  */
 static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 			  const struct inputs_info *info, const char *out,
-			  const char *linker_output, const char *internalized)
+			  enum link_kind kind, const char *internalized)
 {
 	struct strvec anchors = STRVEC_INIT, undefined = STRVEC_INIT;
 	/* A native object from LTO: its debug anchors are local from now on. */
-	bool native = !strcmp(linker_output, "nolto-rel");
+	bool native = kind == LINK_NATIVE_REL;
 	int rc = 0;
 
 	/* (an output that is not a regular file, /dev/null, has nothing to see) */
@@ -413,13 +407,12 @@ struct plugin_files {
 };
 
 /*
- * Run the real ld with the LTO plugin, writing OUT.  LINKER_OUTPUT is
- * NULL for a final link, "nolto-rel" or "rel" for ld -r.  The plugin
- * appends its own -flinker-output=rel for -r unless told the output
- * kind is known.
+ * Run the real ld with the LTO plugin, writing OUT, a link of KIND.
+ * The plugin appends its own -flinker-output=rel for -r unless told the
+ * output kind is known.
  */
 static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
-		   const struct inputs_info *info, const char *linker_output,
+		   const struct inputs_info *info, enum link_kind kind,
 		   const char *out, const struct plugin_files *files,
 		   struct cache_link *cache_used)
 {
@@ -439,16 +432,16 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		strvec_pushf(&argv, "-plugin-opt=lto-ld:exports=%s", files->exports);
 	strvec_pushf(&argv, "-plugin-opt=%s", tc->lto_wrapper);
 	strvec_pushf(&argv, "-plugin-opt=-fresolution=%s", res);
-	if (linker_output) {
+	if (kind != LINK_FINAL) {
 		strvec_push(&argv, "-plugin-opt=-linker-output-known");
 		strvec_pushf(&argv, "-plugin-opt=-flinker-output=%s",
-			     linker_output);
+			     kind == LINK_IR_REL ? "rel" : "nolto-rel");
 	}
 	push_link_args(&argv, cmd, info, false);
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, out);
 
-	options = collect_gcc_options(cmd, tc, jobs_flag, linker_output);
+	options = collect_gcc_options(cmd, tc, jobs_flag, kind);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
 	/* (with a cache, COLLECT_GCC is lto-ld: it runs the LTRANS compiles) */
@@ -575,13 +568,13 @@ done:
 }
 
 /*
- * An LTO link of CMD.  LINKER_OUTPUT as for run_lto().  IR_PART: for a
+ * An LTO link of CMD, of KIND.  IR_PART: for a
  * fat ld -r, the merged IR object to add to the native one.  With
  * --lto-report the report is written under a temporary name and renamed
  * just before the output: a failed link or report leaves neither.
  */
 static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-		       const struct inputs_info *info, const char *linker_output,
+		       const struct inputs_info *info, enum link_kind kind,
 		       const char *ir_part)
 {
 	struct plugin_files files = { NULL, NULL, NULL };
@@ -603,7 +596,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	 * Whole-program ld -r: the plugin lists what it made internal; with
 	 * --lto-report, every IR symbol.
 	 */
-	if (linker_output && cmd->whole_program && tc->proxy)
+	if (kind != LINK_FINAL && cmd->whole_program && tc->proxy)
 		internalized = tmp_file("internalized.txt");
 	/* an absolute path: lto1 reads it too, from lto-wrapper's directory */
 	if (internalized && cmd->exports &&
@@ -629,13 +622,13 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	files.internalized = internalized;
 	files.symbols = symbols;
 	files.exports = exports;
-	rc = run_lto(cmd, tc, info, linker_output, lto_out, &files, &cache);
-	if (rc == 0 && linker_output)
-		rc = finish_partial(cmd, tc, info, lto_out, linker_output, internalized);
+	rc = run_lto(cmd, tc, info, kind, lto_out, &files, &cache);
+	if (rc == 0 && kind != LINK_FINAL)
+		rc = finish_partial(cmd, tc, info, lto_out, kind, internalized);
 	if (rc == 0 && ir_part)
 		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
-		rc = report_write(cmd, info, lto_out, linker_output, symbols,
+		rc = report_write(cmd, info, lto_out, kind, symbols,
 				  &cache, report_to);
 	if (rc == 0 && report_to) {
 		rc = tmp_output_commit(cmd->report);
@@ -723,11 +716,9 @@ static int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
 
 static int partial_mode(const struct ld_cmdline *cmd, enum partial_mode *mode)
 {
-	const char *env = getenv("LTO_LD_PARTIAL");
-
 	*mode = cmd->partial;
-	if (*mode == PARTIAL_UNSET && env && *env)
-		return partial_mode_parse(env, mode);
+	if (*mode == PARTIAL_UNSET && settings.partial)
+		return partial_mode_parse(settings.partial, mode);
 	if (*mode == PARTIAL_UNSET)
 		*mode = PARTIAL_FAT;
 	return 0;
@@ -753,9 +744,9 @@ static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct plugin_files none = { NULL, NULL, NULL };
 	char *ir = tmp_file("ir.o");
 
-	if (!ir || run_lto(cmd, tc, info, "rel", ir, &none, NULL))
+	if (!ir || run_lto(cmd, tc, info, LINK_IR_REL, ir, &none, NULL))
 		return 1;
-	return plugin_link(cmd, tc, info, "nolto-rel", ir);
+	return plugin_link(cmd, tc, info, LINK_NATIVE_REL, ir);
 }
 
 static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
@@ -802,12 +793,12 @@ static int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 				     "writes one merged IR object, which cannot "
 				     "carry native code (use --lto-partial="
 				     "native or thin)", info->ir.first_native);
-		return plugin_link(cmd, tc, info, "rel", NULL);
+		return plugin_link(cmd, tc, info, LINK_IR_REL, NULL);
 	case PARTIAL_NATIVE:
 	case PARTIAL_UNSET:
 		break;
 	}
-	return plugin_link(cmd, tc, info, "nolto-rel", NULL);
+	return plugin_link(cmd, tc, info, LINK_NATIVE_REL, NULL);
 }
 
 /*
@@ -973,15 +964,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	memset(&info, 0, sizeof(info));
 	if (ld_parse(argc, argv, &cmd))
 		return 1;
-	cmd.save_temps = cmd.save_temps || env_true("LTO_LD_SAVE_TEMPS");
-	cmd.whole_program = cmd.whole_program || env_true("LTO_LD_WHOLE_PROGRAM");
-	cmd.final_weak = cmd.final_weak || env_true("LTO_LD_FINAL_WEAK");
-	if (!cmd.report && getenv("LTO_LD_REPORT") && *getenv("LTO_LD_REPORT"))
-		cmd.report = xstrdup(getenv("LTO_LD_REPORT"));
-	if (!cmd.exports && getenv("LTO_LD_EXPORTS") && *getenv("LTO_LD_EXPORTS"))
-		cmd.exports = xstrdup(getenv("LTO_LD_EXPORTS"));
-	if (!cmd.cache && getenv("LTO_LD_CACHE") && *getenv("LTO_LD_CACHE"))
-		cmd.cache = xstrdup(getenv("LTO_LD_CACHE"));
+	settings_apply(&cmd);
 	tmp_keep(cmd.save_temps);
 	if (cmd.print_cc_plugin) {
 		rc = print_cc_plugin(tc);
@@ -1017,7 +1000,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);
 	} else {
-		rc = plugin_link(&cmd, tc, &info, NULL, NULL);
+		rc = plugin_link(&cmd, tc, &info, LINK_FINAL, NULL);
 	}
 out:
 	inputs_free(&info);

@@ -6,6 +6,7 @@
 #include "cache.h"
 #include "link.h"
 #include "run.h"
+#include "settings.h"
 #include "strvec.h"
 #include "tmp.h"
 #include "toolchain.h"
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	progname = base_name(argv[0]);
-	verbose = getenv("LTO_LD_VERBOSE") && strcmp(getenv("LTO_LD_VERBOSE"), "0");
+	settings_read();
 	run_install_signal_handlers();
 	/* lto-wrapper runs lto-ld as COLLECT_GCC for a link with a cache */
 	if (cache_ltrans_requested())

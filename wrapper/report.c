@@ -643,7 +643,7 @@ const char *report_prepare(const struct ld_cmdline *cmd)
 }
 
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
-		 const char *out, const char *linker_output,
+		 const char *out, enum link_kind kind,
 		 const char *symbols, const struct cache_link *cache,
 		 const char *where)
 {
@@ -657,9 +657,9 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 	strvec_init(&r.out);
 	r.cmd = cmd;
 	r.cache = cache;
-	r.mode = !linker_output ? "final" : cmd->whole_program
+	r.mode = kind == LINK_FINAL ? "final" : cmd->whole_program
 		 ? "relocatable whole-program" : "relocatable";
-	r.partial = !linker_output ? NULL : strcmp(linker_output, "rel") ? "native" : "ir";
+	r.partial = kind == LINK_FINAL ? NULL : kind == LINK_IR_REL ? "ir" : "native";
 	text = read_text_file(symbols, NULL);
 	if (!text)
 		return error("%s: the plugin's list of IR symbols, for "

@@ -9,6 +9,8 @@
 #ifndef LTO_LD_REPORT_H
 #define LTO_LD_REPORT_H
 
+#include "link.h"
+
 struct cache_link;
 struct inputs_info;
 struct ld_cmdline;
@@ -23,12 +25,11 @@ const char *report_prepare(const struct ld_cmdline *cmd);
 /*
  * After the link wrote OUT: join SYMBOLS (the plugin's list) with OUT's
  * symbol table and write the report to WHERE, with what the LTRANS
- * CACHE did (its dir NULL: none).  LINKER_OUTPUT is NULL for a final
- * link, else "nolto-rel" or "rel" (ld -r).  0, or 1 after an error
- * naming CMD->report.
+ * CACHE did (its dir NULL: none), for a link of KIND.  0, or 1 after an
+ * error naming CMD->report.
  */
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
-		 const char *out, const char *linker_output,
+		 const char *out, enum link_kind kind,
 		 const char *symbols, const struct cache_link *cache,
 		 const char *where);
 

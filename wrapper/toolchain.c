@@ -1,5 +1,6 @@
 #include "toolchain.h"
 #include "progs.h"
+#include "settings.h"
 #include "run.h"
 #include "strvec.h"
 #include "util.h"
@@ -39,9 +40,9 @@ static char *prefix_of_compiler(const char *cc)
 int toolchain_init(struct toolchain *tc, const char *argv0)
 {
 	const char *base = base_name(argv0);
-	const char *collect_gcc = getenv("COLLECT_GCC");
-	const char *env_ld = getenv("LTO_LD_REAL_LD");
-	const char *env_cc = getenv("LTO_LD_CC");
+	const char *collect_gcc = settings.collect_gcc;
+	const char *env_ld = settings.real_ld;
+	const char *env_cc = settings.cc;
 	const char *real = "ld";
 	char *real_name;
 
@@ -62,14 +63,14 @@ int toolchain_init(struct toolchain *tc, const char *argv0)
 		tc->prefix = collect_gcc ? prefix_of_compiler(collect_gcc)
 					 : xstrdup("");
 	}
-	if (env_cc && *env_cc)
+	if (env_cc)
 		tc->cc = xstrdup(env_cc);
-	else if (collect_gcc && *collect_gcc)
+	else if (collect_gcc)
 		tc->cc = xstrdup(collect_gcc);
 	else
 		tc->cc = xasprintf("%sgcc", tc->prefix);
 
-	if (tc->tool == TOOL_LD && env_ld && *env_ld)
+	if (tc->tool == TOOL_LD && env_ld)
 		real_name = xstrdup(env_ld);
 	else
 		real_name = xasprintf("%s%s", tc->prefix, real);
@@ -210,7 +211,7 @@ int toolchain_find_lto(struct toolchain *tc)
 {
 	char *cc_path = find_program(tc->cc);
 	char *dir;
-	const char *env_plugin = getenv("LTO_LD_PLUGIN");
+	const char *env_plugin = settings.plugin;
 
 	if (tc->lto_wrapper)
 		return 0;
@@ -235,12 +236,12 @@ int toolchain_find_lto(struct toolchain *tc)
 				     "found (install the gcc package that "
 				     "provides it)", tc->cc);
 	}
-	tc->plugin = xstrdup(env_plugin && *env_plugin ? env_plugin
+	tc->plugin = xstrdup(env_plugin ? env_plugin
 						       : tc->gcc_plugin);
 	if (!is_regular_file(tc->plugin))
 		return error("%s: LTO plugin not found (LTO_LD_PLUGIN)",
 			     tc->plugin);
-	if (!(env_plugin && *env_plugin))
+	if (!env_plugin)
 		tc->proxy = find_proxy_plugin();
 	return 0;
 }
