@@ -151,7 +151,7 @@ static void image_symbol(void *ctx, uint64_t value, char type, bool has_size,
 		im->aliases++;
 		size = 0;
 	}
-	base = symname_normalize(name);
+	base = symname_normalize(name, SYMNAME_STATICS);
 	i = strmap_intern(&st->names, base, NULL);
 	free(base);
 	ALLOC_GROW(st->rows, i, st->rows_alloc);
@@ -300,7 +300,7 @@ static void object_symbol(void *ctx, uint64_t value, char type, bool has_size,
 	(void)value, (void)has_size, (void)size;
 	if (!st->object || !defines(type, name))
 		return;
-	base = symname_normalize(name);
+	base = symname_normalize(name, SYMNAME_STATICS);
 	i = strmap_intern(&st->defnames, base, NULL);
 	free(base);
 	ALLOC_GROW(st->defs, i, st->defs_alloc);

@@ -34,7 +34,7 @@ static void count_fate(struct lto_report *r, const char *fate)
 static void add_definition(struct lto_report *r, const char *name,
 			   const char *fate, const char *reason)
 {
-	char *base = symname_normalize(name);
+	char *base = symname_normalize(name, SYMNAME_STATICS);
 	bool added, kept = !strcmp(fate, KEPT);
 	size_t i = strmap_intern(&r->names, base, &added);
 

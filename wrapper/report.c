@@ -25,6 +25,7 @@
 #include "inputname.h"
 #include "ldopts.h"
 #include "strvec.h"
+#include "symname.h"
 #include "tmp.h"
 #include "util.h"
 
@@ -237,37 +238,6 @@ static bool referenced(const struct report *r, const struct sym *d)
 	return false;
 }
 
-/*
- * After a name: what GCC appends to a function or variable it renames or
- * clones (.lto_priv.0, .constprop.0, .isra.0, .part.0, .cold, ...),
- * possibly several, each word maybe followed by a number.  "NAME.0" alone
- * is not one: that is how GCC names a function's static variable NAME.
- */
-static bool clone_suffix(const char *s)
-{
-	static const char *const words[] = {
-		"lto_priv", "constprop", "isra", "part", "cold", "localalias",
-		"clone",
-	};
-	bool after_word = false;
-
-	if (*s != '.')
-		return false;
-	while (*s == '.') {
-		size_t len = strcspn(++s, ".");
-		bool word = false;
-
-		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (strlen(words[i]) == len && !strncmp(s, words[i], len))
-				word = true;
-		if (!word && !(after_word && len && strspn(s, "0123456789") >= len))
-			return false;
-		after_word = word;
-		s += len;
-	}
-	return *s == '\0';
-}
-
 /* The output's name for NAME (itself or a clone's), or NULL. */
 static const char *in_output(const struct report *r, const char *name,
 			     struct strvec *key)
@@ -284,7 +254,7 @@ static const char *in_output(const struct report *r, const char *name,
 	len = strlen(key->v[0]);
 	lo = lower_bound(key->v[0], v, r->out.n, sizeof(*v), name_vs_string);
 	for (; lo < r->out.n && !strncmp(v[lo], key->v[0], len); lo++)
-		if (clone_suffix(v[lo] + len - 1))
+		if (symname_is_copy(v[lo], len - 1))
 			return v[lo];
 	return NULL;
 }

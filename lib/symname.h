@@ -1,0 +1,43 @@
+/*
+ * GCC's names for the copies it makes of a function or variable: the
+ * one rule for its suffixes.  A suffix is one of the words lto_priv,
+ * constprop, isra, part, cold, localalias and clone, each maybe
+ * followed by a number (foo.lto_priv.0, foo.constprop.3, foo.cold,
+ * foo.isra.0.constprop.1).  A bare number (name.N) is what GCC names a
+ * function's static variable: whether it counts is the mode's choice.
+ * A symbol version (@VER, @@VER) is never part of a suffix.
+ */
+#ifndef LTO_LD_SYMNAME_H
+#define LTO_LD_SYMNAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum symname_mode {
+	/*
+	 * Clones and privatized copies only: "buf.0" is another symbol than
+	 * "buf" (lto-ld's report asks whether an output symbol is a copy of
+	 * an IR definition).
+	 */
+	SYMNAME_CLONES,
+	/*
+	 * Statics' numbers too: "buf.12" is "buf", since the number changes
+	 * with the translation unit LTO puts it in (lto-sizediff matches
+	 * the symbols of two images).
+	 */
+	SYMNAME_STATICS,
+};
+
+/*
+ * NAME without its GCC suffixes (MODE), newly allocated, its symbol
+ * version kept: foo.isra.0.constprop.1@VER is foo@VER.
+ */
+char *symname_normalize(const char *name, enum symname_mode mode);
+
+/*
+ * Is NAME the first BASE characters of it followed by GCC suffixes only
+ * (SYMNAME_CLONES)?  "foo.constprop.0" is a copy of "foo", "foo.0" is not.
+ */
+bool symname_is_copy(const char *name, size_t base);
+
+#endif

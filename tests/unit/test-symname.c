@@ -1,0 +1,45 @@
+/* Unit tests of GCC's suffix rule (lib/symname.c) in both its modes. */
+#include "../../lib/symname.h"
+#include "tap.h"
+
+#include <stdlib.h>
+
+static void normalizes(const char *name, enum symname_mode mode, const char *want)
+{
+	char *got = symname_normalize(name, mode);
+
+	is_str(got, want, "%s (%s) is %s", name,
+	       mode == SYMNAME_CLONES ? "clones" : "statics", want);
+	free(got);
+}
+
+int main(void)
+{
+	static const enum symname_mode both[] = { SYMNAME_CLONES, SYMNAME_STATICS };
+
+	for (size_t i = 0; i < 2; i++) {
+		normalizes("foo", both[i], "foo");
+		normalizes("foo.lto_priv.0", both[i], "foo");
+		normalizes("foo.constprop.3", both[i], "foo");
+		normalizes("foo.isra.0.constprop.1", both[i], "foo");
+		normalizes("foo.part.1", both[i], "foo");
+		normalizes("foo.cold", both[i], "foo");
+		normalizes("foo.cold.2", both[i], "foo");
+		normalizes("foo.localalias", both[i], "foo");
+		normalizes("foo.clone.4", both[i], "foo");
+		normalizes("foo.constprop.0@@VER_1", both[i], "foo@@VER_1");
+		normalizes("foo.bar", both[i], "foo.bar");
+		normalizes(".L.str", both[i], ".L.str");
+	}
+	normalizes("buf.12", SYMNAME_CLONES, "buf.12");
+	normalizes("buf.12", SYMNAME_STATICS, "buf");
+	normalizes("__func__.3.constprop.0", SYMNAME_CLONES, "__func__.3");
+	normalizes("__func__.3.constprop.0", SYMNAME_STATICS, "__func__");
+	ok(symname_is_copy("foo.constprop.0", 3), "foo.constprop.0 is a copy of foo");
+	ok(symname_is_copy("foo.isra.0.cold", 3), "foo.isra.0.cold is a copy of foo");
+	ok(!symname_is_copy("foo.0", 3), "foo.0 (a static) is not a copy of foo");
+	ok(!symname_is_copy("foo.bar.cold", 3), "foo.bar.cold is not a copy of foo");
+	ok(symname_is_copy("foo.bar.cold", 7), "...but of foo.bar");
+	ok(symname_is_copy("foo", 3), "foo is itself");
+	return tap_done();
+}
