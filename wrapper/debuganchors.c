@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What one read of an output's symbol tables collects (NULL: not wanted). */
+/* What one read of an output's symbol tables collects into. */
 struct symbol_lists {
 	struct strvec *anchors, *undefined, *defined;
 	bool known;		/* there was a symbol table of either kind */
@@ -46,15 +46,15 @@ static int see_symbol(const struct elf_symbol *s, void *data)
 
 	if (!s->name || !*s->name)
 		return 0;
-	if (l->defined && s->shndx != SHN_UNDEF && s->type != STT_SECTION &&
+	if (s->shndx != SHN_UNDEF && s->type != STT_SECTION &&
 	    s->type != STT_FILE)
 		strvec_push(l->defined, s->name);
 	if (s->shndx == SHN_UNDEF) {
-		if (l->undefined && global)
+		if (global)
 			strvec_push(l->undefined, s->name);
 		return 0;
 	}
-	if (l->anchors && s->bind == STB_WEAK && s->visibility == STV_HIDDEN &&
+	if (s->bind == STB_WEAK && s->visibility == STV_HIDDEN &&
 	    s->in_section && !allocated(l->elf, s->shndx))
 		strvec_push(l->anchors, s->name);
 	return 0;
@@ -74,7 +74,7 @@ static int see_section(struct elf *e, uint32_t i, struct symbol_lists *l)
 		return elf_symbols(e, i, see_symbol, l);
 	}
 	name = elf_section_name(e, &sh);
-	if (!l->defined || !name || !starts_with(name, GCC_IR_SYMTAB_PREFIX))
+	if (!name || !starts_with(name, GCC_IR_SYMTAB_PREFIX))
 		return 0;
 	l->known = true;
 	ir = elf_load(e, sh.sh_offset, sh.sh_size);
@@ -85,17 +85,10 @@ static int see_section(struct elf *e, uint32_t i, struct symbol_lists *l)
 	return rc;
 }
 
-/*
- * One read of PATH's symbol tables.  ANCHORS, UNDEFINED: see
- * output_symbols.  DEFINED: every defined name (but section and file
- * symbols) of the ELF symbol table, locals too, and of GCC IR symbol
- * tables; *KNOWN set when there was a symbol table of either kind.
- */
-static int read_symbols(const char *path, struct strvec *anchors,
-			struct strvec *undefined, struct strvec *defined,
-			bool *known)
+int output_symbols(const char *path, struct output_syms *syms)
 {
-	struct symbol_lists l = { anchors, undefined, defined, false, NULL };
+	struct symbol_lists l = { &syms->anchors, &syms->undefined,
+				  &syms->defined, false, NULL };
 	struct elf e;
 	int rc = elf_open_path(&e, path);
 
@@ -109,20 +102,17 @@ static int read_symbols(const char *path, struct strvec *anchors,
 	if (rc)
 		rc = error("%s: %s", path, e.why);
 	elf_close(&e);
-	if (known)
-		*known = l.known;
+	syms->known = l.known;
+	syms->read = rc == 0;
 	return rc;
 }
 
-int output_symbols(const char *path, struct strvec *anchors,
-		   struct strvec *undefined)
+void output_syms_clear(struct output_syms *syms)
 {
-	return read_symbols(path, anchors, undefined, NULL, NULL);
-}
-
-int output_defined_symbols(const char *path, struct strvec *defined, bool *known)
-{
-	return read_symbols(path, NULL, NULL, defined, known);
+	strvec_clear(&syms->anchors);
+	strvec_clear(&syms->undefined);
+	strvec_clear(&syms->defined);
+	syms->known = syms->read = false;
 }
 
 int debug_anchors_localize(const struct toolchain *tc, const char *path,

@@ -7,34 +7,39 @@
  * to them, so lto-ld makes them local in the objects its LTO writes.
  * The same read of the output gives its undefined symbols, which the
  * --lto-whole-program check needs (see link.c), and its defined ones,
- * which --lto-report needs (see report.c).
+ * which --lto-report needs (see report.c): an ld -r output is read once.
  */
 #ifndef LTO_LD_DEBUGANCHORS_H
 #define LTO_LD_DEBUGANCHORS_H
 
+#include "strvec.h"
+
 #include <stdbool.h>
 
-struct strvec;
 struct toolchain;
 
-/*
- * One read of the symbol table of PATH, an ELF object lto-ld's link just
- * wrote: the debug anchors (weak hidden symbols of non-allocated sections)
- * into ANCHORS, the names of the global and weak undefined symbols into
- * UNDEFINED (either may be NULL).  0, or 1 after an error.
- */
-int output_symbols(const char *path, struct strvec *anchors,
-		   struct strvec *undefined);
+/* What one read of an output's symbol tables gives. */
+struct output_syms {
+	/* debug anchors: weak hidden symbols of non-allocated sections */
+	struct strvec anchors;
+	/* the names of the global and weak undefined symbols */
+	struct strvec undefined;
+	/*
+	 * every defined symbol but section and file symbols, local ones
+	 * included, and for an IR object (ld -r --lto-partial=ir) the
+	 * definitions of its GCC IR symbol table
+	 */
+	struct strvec defined;
+	bool known;		/* it has a symbol table of either kind */
+	bool read;		/* output_symbols() filled it */
+};
 
-/*
- * The names PATH (an output lto-ld's link just wrote) defines, into
- * DEFINED: every defined symbol of its ELF symbol table but section and
- * file symbols, local ones included, and for an IR object (ld -r
- * --lto-partial=ir) the definitions of its GCC IR symbol table.  *KNOWN
- * is false when PATH has neither (a stripped output).  0, or 1 after an
- * error.
- */
-int output_defined_symbols(const char *path, struct strvec *defined, bool *known);
+#define OUTPUT_SYMS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, false, false }
+
+/* One read of PATH, an ELF object lto-ld's link just wrote.  0, or 1 after an error. */
+int output_symbols(const char *path, struct output_syms *syms);
+
+void output_syms_clear(struct output_syms *syms);
 
 /* Make the symbols NAMES of PATH (an ELF object) local, with objcopy. */
 int debug_anchors_localize(const struct toolchain *tc, const char *path,

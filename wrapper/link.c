@@ -374,29 +374,25 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 /*
  * What lto-ld checks and tidies in the object an ld -r with LTO just
  * wrote (OUT): definitions whole-program LTO lost, and debug anchors.
+ * The one read of OUT's symbols goes into SYMS, for the report too.
  */
 static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 			  const struct inputs_info *info, const char *out,
-			  enum link_kind kind, const char *internalized)
+			  enum link_kind kind, const char *internalized,
+			  struct output_syms *syms)
 {
-	struct strvec anchors = STRVEC_INIT, undefined = STRVEC_INIT;
 	/* A native object from LTO: its debug anchors are local from now on. */
 	bool native = kind == LINK_NATIVE_REL;
-	int rc = 0;
 
 	/* (an output that is not a regular file, /dev/null, has nothing to see) */
 	if ((!native && !internalized) || !is_regular_file(out))
 		return 0;
-	if (output_symbols(out, native ? &anchors : NULL,
-			   internalized ? &undefined : NULL))
-		rc = 1;
-	else if (internalized && lost_definitions(cmd, info, &undefined, internalized))
-		rc = 1;
-	else if (native)
-		rc = debug_anchors_localize(tc, out, &anchors);
-	strvec_clear(&anchors);
-	strvec_clear(&undefined);
-	return rc;
+	if (output_symbols(out, syms))
+		return 1;
+	if (internalized && lost_definitions(cmd, info, &syms->undefined, internalized))
+		return 1;
+	/* (making anchors local changes no name the report looks for) */
+	return native ? debug_anchors_localize(tc, out, &syms->anchors) : 0;
 }
 
 /* The plugin's side files for one LTO link (each may be NULL). */
@@ -579,6 +575,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 {
 	struct plugin_files files = { NULL, NULL, NULL };
 	struct cache_link cache = { 0 };
+	struct output_syms syms = OUTPUT_SYMS_INIT;
 	const char *out, *lto_out, *report_to = NULL;
 	char *internalized = NULL, *symbols = NULL, *exports = NULL;
 	char *cc_plugin = NULL, *native = NULL;	/* (tmp_file()s are not freed) */
@@ -624,12 +621,13 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	files.exports = exports;
 	rc = run_lto(cmd, tc, info, kind, lto_out, &files, &cache);
 	if (rc == 0 && kind != LINK_FINAL)
-		rc = finish_partial(cmd, tc, info, lto_out, kind, internalized);
+		rc = finish_partial(cmd, tc, info, lto_out, kind, internalized,
+				    &syms);
 	if (rc == 0 && ir_part)
 		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
 		rc = report_write(cmd, info, lto_out, kind, symbols,
-				  &cache, report_to);
+				  syms.read ? &syms : NULL, &cache, report_to);
 	if (rc == 0 && report_to) {
 		rc = tmp_output_commit(cmd->report);
 		report_done = rc == 0;
@@ -639,6 +637,7 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (rc != 0 && report_done && report_to != cmd->report)
 		unlink(cmd->report);
 done:
+	output_syms_clear(&syms);
 	cache_link_free(&cache);
 	free(exports);
 	return rc;

@@ -510,14 +510,23 @@ static bool locals_discarded(const struct ld_cmdline *cmd)
 	return false;
 }
 
-static int read_output(struct report *r, const char *out)
+/* OUT's defined names, from SYMS when it was read already. */
+static int read_output(struct report *r, const char *out,
+		       const struct output_syms *syms)
 {
-	if (!is_regular_file(out)) {
+	struct output_syms own = OUTPUT_SYMS_INIT;
+
+	if (!syms && !is_regular_file(out)) {
 		r->unknown_why = "the output is not a regular file";
 		return 0;
 	}
-	if (output_defined_symbols(out, &r->out, &r->known))
+	if (!syms && output_symbols(out, &own))
 		return 1;
+	if (!syms)
+		syms = &own;
+	strvec_pushv(&r->out, syms->defined.v);
+	r->known = syms->known;
+	output_syms_clear(&own);
 	if (!r->known)
 		r->unknown_why = "the output has no symbol table";
 	else if (locals_discarded(r->cmd)) {
@@ -613,8 +622,8 @@ const char *report_prepare(const struct ld_cmdline *cmd)
 }
 
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
-		 const char *out, enum link_kind kind,
-		 const char *symbols, const struct cache_link *cache,
+		 const char *out, enum link_kind kind, const char *symbols,
+		 const struct output_syms *out_syms, const struct cache_link *cache,
 		 const char *where)
 {
 	struct report r;
@@ -634,7 +643,7 @@ int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
 	if (!text)
 		return error("%s: the plugin's list of IR symbols, for "
 			     "--lto-report, cannot be used", symbols);
-	if (parse_list(&r, text, symbols) || read_output(&r, out)) {
+	if (parse_list(&r, text, symbols) || read_output(&r, out, out_syms)) {
 		rc = 1;
 		goto done;
 	}

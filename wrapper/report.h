@@ -12,6 +12,7 @@
 #include "link.h"
 
 struct cache_link;
+struct output_syms;
 struct inputs_info;
 struct ld_cmdline;
 
@@ -25,12 +26,13 @@ const char *report_prepare(const struct ld_cmdline *cmd);
 /*
  * After the link wrote OUT: join SYMBOLS (the plugin's list) with OUT's
  * symbol table and write the report to WHERE, with what the LTRANS
- * CACHE did (its dir NULL: none), for a link of KIND.  0, or 1 after an
+ * CACHE did (its dir NULL: none), for a link of KIND.  OUT_SYMS: what a
+ * read of OUT already gave (NULL: OUT is read here).  0, or 1 after an
  * error naming CMD->report.
  */
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,
-		 const char *out, enum link_kind kind,
-		 const char *symbols, const struct cache_link *cache,
+		 const char *out, enum link_kind kind, const char *symbols,
+		 const struct output_syms *out_syms, const struct cache_link *cache,
 		 const char *where);
 
 #endif
