@@ -1,7 +1,7 @@
 #include "inputname.h"
-#include "inputs.h"
-#include "ldopts.h"
-#include "scan.h"
+#include "../inputs.h"
+#include "../ldopts.h"
+#include "../scan.h"
 #include "util.h"
 
 #include <stdbool.h>

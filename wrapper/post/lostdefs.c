@@ -6,7 +6,7 @@
  */
 #include "lostdefs.h"
 #include "inputname.h"
-#include "ldopts.h"
+#include "../ldopts.h"
 #include "strvec.h"
 #include "util.h"
 

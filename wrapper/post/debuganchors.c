@@ -4,7 +4,7 @@
 #include "run.h"
 #include "strvec.h"
 #include "tmp.h"
-#include "toolchain.h"
+#include "../toolchain.h"
 #include "util.h"
 
 #include <stdint.h>

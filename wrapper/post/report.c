@@ -19,11 +19,11 @@
  *                   stripped output, -x, an output that is not a file)
  */
 #include "report.h"
-#include "cache.h"
+#include "../cache.h"
 #include "json.h"
 #include "debuganchors.h"
 #include "inputname.h"
-#include "ldopts.h"
+#include "../ldopts.h"
 #include "strvec.h"
 #include "symname.h"
 #include "tmp.h"
