@@ -18,10 +18,14 @@
  *   lto-ld:internalized=FILE write "NAME<TAB>OFFSET<TAB>INPUT" for every
  *                            definition the policy made internal (INPUT and
  *                            OFFSET as the linker names the IR input: an
- *                            archive and the member's offset, or a file and 0)
+ *                            archive and the member's offset, or a file and
+ *                            0); the symbols list says the same, and lto-ld
+ *                            reads that one
  *   lto-ld:symbols=FILE      list every IR symbol of every claimed file with
  *                            the linker's resolution, the one GCC got and
- *                            why (for lto-ld's --lto-report); see below
+ *                            why: lto-ld's one side file, for --lto-report
+ *                            and the check of what was made internal; see
+ *                            below
  *
  * The symbols list has one line per claimed file, in the order GCC asks
  * for their resolutions, each followed by one line per symbol of its IR

@@ -325,12 +325,11 @@ static int finish_output(int rc, const char *output)
 /*
  * The plugin: lto-ld's own in front of GCC's when it is there, with the
  * link policy as its options; else GCC's (policy options are then an error).
- * INTERNALIZED: where the plugin lists the definitions it made internal;
- * SYMBOLS: where it lists every IR symbol for --lto-report (both may be NULL).
+ * SYMBOLS: its side file, where it lists every IR symbol and what became
+ * of it (post/sidefile.h), or NULL.
  */
 static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
-		       const struct toolchain *tc, const char *internalized,
-		       const char *symbols)
+		       const struct toolchain *tc, const char *symbols)
 {
 	bool policy = cmd->whole_program || cmd->keep_files.n ||
 		      cmd->keep_symbols.n;
@@ -364,8 +363,6 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep-file=%s", cmd->keep_files.v[i]);
 	for (size_t i = 0; i < cmd->keep_symbols.n; i++)
 		strvec_pushf(argv, "-plugin-opt=lto-ld:keep=%s", cmd->keep_symbols.v[i]);
-	if (internalized)
-		strvec_pushf(argv, "-plugin-opt=lto-ld:internalized=%s", internalized);
 	if (symbols)
 		strvec_pushf(argv, "-plugin-opt=lto-ld:symbols=%s", symbols);
 	return 0;
@@ -378,27 +375,26 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
  */
 static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 			  const struct inputs_info *info, const char *out,
-			  enum link_kind kind, const char *internalized,
+			  enum link_kind kind, const char *symbols,
 			  struct output_syms *syms)
 {
 	/* A native object from LTO: its debug anchors are local from now on. */
 	bool native = kind == LINK_NATIVE_REL;
 
 	/* (an output that is not a regular file, /dev/null, has nothing to see) */
-	if ((!native && !internalized) || !is_regular_file(out))
+	if ((!native && !symbols) || !is_regular_file(out))
 		return 0;
 	if (output_symbols(out, syms))
 		return 1;
-	if (internalized && lost_definitions(cmd, info, &syms->undefined, internalized))
+	if (symbols && lost_definitions(cmd, info, &syms->undefined, symbols))
 		return 1;
 	/* (making anchors local changes no name the report looks for) */
 	return native ? debug_anchors_localize(tc, out, &syms->anchors) : 0;
 }
 
-/* The plugin's side files for one LTO link (each may be NULL). */
+/* The files the plugin reads and writes for one LTO link (each may be NULL). */
 struct plugin_files {
-	const char *internalized;	/* what it made internal */
-	const char *symbols;		/* every IR symbol, for --lto-report */
+	const char *symbols;		/* its side file: every IR symbol */
 	const char *exports;		/* the exports to keep (--lto-exports) */
 };
 
@@ -422,7 +418,7 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (!res || ltrans_jobs(&jobs_flag))
 		goto done;
 	strvec_push(&argv, tc->real_tool);
-	if (push_plugin(&argv, cmd, tc, files->internalized, files->symbols))
+	if (push_plugin(&argv, cmd, tc, files->symbols))
 		goto done;
 	if (files->exports)
 		strvec_pushf(&argv, "-plugin-opt=lto-ld:exports=%s", files->exports);
@@ -459,8 +455,6 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	free(options);
 	/* the link cache: the same inputs as a cached link, its outputs */
 	strvec_push(&outputs, out);
-	if (files->internalized)
-		strvec_push(&outputs, files->internalized);
 	if (files->symbols)
 		strvec_push(&outputs, files->symbols);
 	if (cache_link_fetch(&cache, argv.v, settings.v, outputs.v)) {
@@ -573,12 +567,14 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		       const struct inputs_info *info, enum link_kind kind,
 		       const char *ir_part)
 {
-	struct plugin_files files = { NULL, NULL, NULL };
+	struct plugin_files files = { NULL, NULL };
 	struct cache_link cache = { 0 };
 	struct output_syms syms = OUTPUT_SYMS_INIT;
 	const char *out, *lto_out, *report_to = NULL;
-	char *internalized = NULL, *symbols = NULL, *exports = NULL;
+	char *symbols = NULL, *exports = NULL;
 	char *cc_plugin = NULL, *native = NULL;	/* (tmp_file()s are not freed) */
+	/* whole-program ld -r: what the plugin made internal is checked after */
+	bool whole = kind != LINK_FINAL && cmd->whole_program && tc->proxy;
 	bool report_done = false;
 	int rc;
 
@@ -589,14 +585,8 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	lto_out = out;
 	if (ir_part && !(lto_out = native = tmp_file("native.o")))
 		return 1;
-	/*
-	 * Whole-program ld -r: the plugin lists what it made internal; with
-	 * --lto-report, every IR symbol.
-	 */
-	if (kind != LINK_FINAL && cmd->whole_program && tc->proxy)
-		internalized = tmp_file("internalized.txt");
 	/* an absolute path: lto1 reads it too, from lto-wrapper's directory */
-	if (internalized && cmd->exports &&
+	if (whole && cmd->exports &&
 	    (!(exports = realpath(cmd->exports, NULL)) || access(exports, R_OK))) {
 		rc = error("%s: cannot read the list of exports (--lto-exports): %s",
 			   cmd->exports, strerror(errno));
@@ -614,15 +604,18 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 			rc = 1;
 			goto done;
 		}
-		symbols = tmp_file("ir-symbols.txt");
 	}
-	files.internalized = internalized;
+	/* one side file for the report and the check of what was made internal */
+	if ((whole || report_to) && !(symbols = tmp_file("ir-symbols.txt"))) {
+		rc = 1;
+		goto done;
+	}
 	files.symbols = symbols;
 	files.exports = exports;
 	rc = run_lto(cmd, tc, info, kind, lto_out, &files, &cache);
 	if (rc == 0 && kind != LINK_FINAL)
-		rc = finish_partial(cmd, tc, info, lto_out, kind, internalized,
-				    &syms);
+		rc = finish_partial(cmd, tc, info, lto_out, kind,
+				    whole ? symbols : NULL, &syms);
 	if (rc == 0 && ir_part)
 		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
@@ -740,7 +733,7 @@ static char *fat_blocker(const struct ld_cmdline *cmd,
 static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		    const struct inputs_info *info)
 {
-	struct plugin_files none = { NULL, NULL, NULL };
+	struct plugin_files none = { NULL, NULL };
 	char *ir = tmp_file("ir.o");
 
 	if (!ir || run_lto(cmd, tc, info, LINK_IR_REL, ir, &none, NULL))

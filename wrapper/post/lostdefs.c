@@ -1,12 +1,13 @@
 /*
- * After a whole-program ld -r: the definitions LTO lost.  The plugin
- * lists what it made internal (-plugin-opt=lto-ld:internalized=FILE,
- * lines NAME<TAB>OFFSET<TAB>INPUT); an undefined symbol of the output
- * that is on that list is a definition the output still needs.
+ * After a whole-program ld -r: the definitions LTO lost.  The plugin's
+ * side file (sidefile.h) says what it made internal; an undefined
+ * symbol of the output that is on that list is a definition the output
+ * still needs.
  */
 #include "lostdefs.h"
 #include "inputname.h"
 #include "../ldopts.h"
+#include "sidefile.h"
 #include "strvec.h"
 #include "util.h"
 
@@ -16,11 +17,18 @@
 
 #define LOST_SHOWN_MAX 20
 
-/* One line of the plugin's list: NAME<TAB>OFFSET<TAB>INPUT. */
+/* A definition the plugin made internal, and the input that had it. */
 struct internal_def {
 	const char *name;
 	unsigned long long offset;	/* an archive member's, else 0 */
 	const char *input;
+};
+
+struct internal_defs {
+	struct internal_def *v;
+	size_t n, alloc;
+	const char *input;		/* of the last "file" line */
+	unsigned long long offset;
 };
 
 static int by_name(const void *a, const void *b)
@@ -29,36 +37,27 @@ static int by_name(const void *a, const void *b)
 		      ((const struct internal_def *)b)->name);
 }
 
-/* Split the plugin's list (in TEXT, modified) into DEFS, sorted by name. */
-static size_t parse_internalized(char *text, struct internal_def **defs)
+static int see_file(const char *input, unsigned long long offset, void *data)
 {
-	size_t n = 0, cap = 0;
+	struct internal_defs *defs = data;
 
-	*defs = NULL;
-	for (char *line = text, *next; *line; line = next) {
-		char *off, *input;
+	defs->input = input;
+	defs->offset = offset;
+	return 0;
+}
 
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = '\0';
-		off = strchr(line, '\t');
-		input = off ? strchr(off + 1, '\t') : NULL;
-		if (!input)
-			continue;
-		*off++ = '\0';
-		*input++ = '\0';
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			*defs = xrealloc(*defs, cap * sizeof(**defs));
-		}
-		(*defs)[n].name = line;
-		(*defs)[n].offset = strtoull(off, NULL, 0);
-		(*defs)[n].input = input;
-		n++;
-	}
-	if (n)
-		qsort(*defs, n, sizeof(**defs), by_name);
-	return n;
+static int see_sym(const struct side_sym *sym, void *data)
+{
+	struct internal_defs *defs = data;
+
+	if (strcmp(sym->why, "internalized"))
+		return 0;
+	ALLOC_GROW(defs->v, defs->n, defs->alloc);
+	defs->v[defs->n].name = sym->name;
+	defs->v[defs->n].offset = defs->offset;
+	defs->v[defs->n].input = defs->input;
+	defs->n++;
+	return 0;
 }
 
 /*
@@ -72,26 +71,34 @@ static size_t parse_internalized(char *text, struct internal_def **defs)
 size_t lost_definitions(const struct ld_cmdline *cmd,
 			       const struct inputs_info *info,
 			       const struct strvec *undefined,
-			       const char *internalized)
+			       const char *symbols)
 {
-	struct internal_def *defs, key;
+	struct internal_defs defs = { NULL, 0, 0, "", 0 };
+	struct side_visit visit = { see_file, see_sym, &defs };
+	struct internal_def key;
 	struct input_names *names;
-	size_t ndefs, lost = 0;
+	size_t lost = 0;
 	char *text;
 
 	if (undefined->n == 0)
 		return 0;
-	text = read_text_file(internalized, NULL);
+	text = read_text_file(symbols, NULL);
 	if (!text)
 		return 1;
-	ndefs = parse_internalized(text, &defs);
+	if (side_file_parse(text, symbols, &visit)) {
+		free(defs.v);
+		free(text);
+		return 1;
+	}
+	if (defs.n)
+		qsort(defs.v, defs.n, sizeof(*defs.v), by_name);
 	names = input_names_new(cmd, info);
-	for (size_t i = 0; i < undefined->n && ndefs; i++) {
+	for (size_t i = 0; i < undefined->n && defs.n; i++) {
 		const struct internal_def *def;
 		char *input;
 
 		key.name = undefined->v[i];
-		def = bsearch(&key, defs, ndefs, sizeof(*defs), by_name);
+		def = bsearch(&key, defs.v, defs.n, sizeof(*defs.v), by_name);
 		if (!def)
 			continue;
 		if (++lost > LOST_SHOWN_MAX)
@@ -107,7 +114,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 		error("%s: %zu more symbols like these (%zu in all)", cmd->output,
 		      lost - LOST_SHOWN_MAX, lost);
 	input_names_free(names);
-	free(defs);
+	free(defs.v);
 	free(text);
 	return lost;
 }

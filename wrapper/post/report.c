@@ -24,6 +24,7 @@
 #include "debuganchors.h"
 #include "inputname.h"
 #include "../ldopts.h"
+#include "sidefile.h"
 #include "strvec.h"
 #include "symname.h"
 #include "tmp.h"
@@ -120,87 +121,56 @@ struct report {
 
 /* ---- the plugin's list ---- */
 
-/* Undo the plugin's escapes (\\, \t, \n) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
+struct list_caps {
+	struct report *r;
+	size_t syms, objs;	/* what r->syms and r->objs have room for */
+};
 
-	for (; *s; s++) {
-		if (*s == '\\' && s[1]) {
-			s++;
-			*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
+static int list_file(const char *input, unsigned long long offset, void *data)
+{
+	struct list_caps *caps = data;
+	struct report *r = caps->r;
+	struct object *o;
+
+	ALLOC_GROW(r->objs, r->nobjs, caps->objs);
+	o = &r->objs[r->nobjs++];
+	memset(o, 0, sizeof(*o));
+	o->input = input;
+	o->offset = offset;
+	o->first = r->nsyms;
+	return 0;
 }
 
-/* Split LINE (modified) at tabs into at most MAX fields; returns how many. */
-static size_t split(char *line, char **field, size_t max)
+static int list_sym(const struct side_sym *from, void *data)
 {
-	size_t n = 0;
+	struct list_caps *caps = data;
+	struct report *r = caps->r;
+	struct sym *s;
 
-	while (n < max) {
-		char *tab = strchr(line, '\t');
-
-		field[n++] = line;
-		if (!tab)
-			break;
-		*tab = '\0';
-		line = tab + 1;
-	}
-	for (size_t i = 0; i < n; i++)
-		unescape(field[i]);
-	return n;
+	ALLOC_GROW(r->syms, r->nsyms, caps->syms);
+	s = &r->syms[r->nsyms++];
+	memset(s, 0, sizeof(*s));
+	s->name = from->name;
+	s->kind = from->kind;
+	s->linker_res = from->linker_res;
+	s->res = from->res;
+	s->why = from->why;
+	s->keep_glob = from->keep_glob;
+	s->keep_file = from->keep_file;
+	s->keep_line = from->keep_line;
+	s->comdat = from->comdat;
+	s->defined = from->defined;
+	s->obj = r->nobjs - 1;
+	r->objs[s->obj].n++;
+	return 0;
 }
 
 static int parse_list(struct report *r, char *text, const char *path)
 {
-	size_t symcap = 0, objcap = 0, lineno = 0;
+	struct list_caps caps = { r, 0, 0 };
+	struct side_visit visit = { list_file, list_sym, &caps };
 
-	for (char *line = text, *next; *line; line = next) {
-		char *f[11];
-		size_t n;
-
-		next = line + strcspn(line, "\n");
-		if (*next)
-			*next++ = '\0';
-		lineno++;
-		n = split(line, f, 11);
-		if (n == 3 && !strcmp(f[0], "file")) {
-			struct object *o;
-
-			ALLOC_GROW(r->objs, r->nobjs, objcap);
-			o = &r->objs[r->nobjs++];
-			memset(o, 0, sizeof(*o));
-			o->input = f[1];
-			o->offset = strtoull(f[2], NULL, 0);
-			o->first = r->nsyms;
-		} else if (n == 10 && !strcmp(f[0], "sym") && r->nobjs) {
-			struct sym *s;
-
-			ALLOC_GROW(r->syms, r->nsyms, symcap);
-			s = &r->syms[r->nsyms++];
-			memset(s, 0, sizeof(*s));
-			s->name = f[1];
-			s->kind = f[2];
-			s->linker_res = f[3];
-			s->res = f[4];
-			s->why = f[5];
-			s->keep_glob = f[6];
-			s->keep_file = f[7];
-			s->keep_line = f[8];
-			s->comdat = !strcmp(f[9], "1");
-			s->defined = strcmp(s->kind, "undef") && strcmp(s->kind, "weakundef");
-			s->obj = r->nobjs - 1;
-			r->objs[s->obj].n++;
-		} else if (*line) {
-			return error("%s:%zu: not a line of lto-ld-plugin's symbol list",
-				     path, lineno);
-		}
-	}
-	return 0;
+	return side_file_parse(text, path, &visit);
 }
 
 /* ---- lookups ---- */
