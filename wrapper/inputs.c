@@ -45,10 +45,32 @@ static void note_ir_machine(struct ir_summary *sum, const struct scan_object *ob
 	sum->n_ir_machines++;
 }
 
+/* What visit_object() adds to: the summary, and the record of objects. */
+struct scan_state {
+	struct inputs_info *info;
+	size_t input;
+};
+
+static void record_object(struct scan_state *st, const struct scan_object *obj)
+{
+	struct inputs_info *info = st->info;
+	struct input_object *o;
+
+	ALLOC_GROW(info->objects, info->nobjects, info->objects_alloc);
+	o = &info->objects[info->nobjects++];
+	o->input = st->input;
+	o->path = xstrdup(obj->path);
+	o->member = obj->member ? xstrdup(obj->member) : NULL;
+	o->offset = obj->offset;
+	o->in_thin_archive = obj->in_thin_archive;
+}
+
 static int visit_object(const struct scan_object *obj, void *data)
 {
-	struct ir_summary *sum = data;
+	struct scan_state *st = data;
+	struct ir_summary *sum = &st->info->ir;
 
+	record_object(st, obj);
 	if (!obj->ir) {
 		if (!sum->first_native)
 			sum->first_native = object_name(obj);
@@ -92,11 +114,12 @@ int inputs_scan(const struct ld_cmdline *cmd, struct inputs_info *info)
 	for (size_t i = 0; i < cmd->ninputs; i++) {
 		const struct ld_input *in = &cmd->inputs[i];
 		struct scan_file_info *fi = &info->file[i];
+		struct scan_state st = { info, i };
 
 		/* -b binary data, or an -l that ld will not find either */
 		if (in->raw || !in->path)
 			continue;
-		if (scan_file(in->path, visit_object, &info->ir, fi) != 0)
+		if (scan_file(in->path, visit_object, &st, fi) != 0)
 			return 1;
 		if (fi->lto_ld_thin)
 			info->any_lto_ld_thin = true;
@@ -176,6 +199,11 @@ int inputs_check_ir_machines(const struct inputs_info *info,
 void inputs_free(struct inputs_info *info)
 {
 	summary_free(&info->ir);
+	for (size_t i = 0; i < info->nobjects; i++) {
+		free(info->objects[i].path);
+		free(info->objects[i].member);
+	}
+	free(info->objects);
 	free(info->library_archive);
 	free(info->file);
 	memset(info, 0, sizeof(*info));

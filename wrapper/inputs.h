@@ -26,8 +26,23 @@ struct ir_summary {
 	char *ir_machine_object[MAX_IR_VERSIONS];
 };
 
+/*
+ * One object the scan found, recorded once so that nothing walks an
+ * archive again: an object file, a member of a regular archive, or the
+ * file a thin archive names.
+ */
+struct input_object {
+	size_t input;		/* its input (cmd->inputs[]) */
+	char *path;		/* the object's file, or its regular archive */
+	char *member;		/* the member's name, or NULL */
+	off_t offset;		/* a member's data in PATH, as the plugin API gives it */
+	bool in_thin_archive;	/* PATH is a file a thin archive names */
+};
+
 struct inputs_info {
 	struct ir_summary ir;
+	struct input_object *objects;	/* in scan order */
+	size_t nobjects, objects_alloc;
 	bool any_lto_ld_thin;		/* an input written by thin mode */
 	char *library_archive;		/* an archive thin mode cannot carry */
 	struct scan_file_info *file;	/* one per input */

@@ -243,7 +243,7 @@ static int scan_nested_member(const char *path, off_t origin,
 			      struct archive_ctx *ctx, const char *thin)
 {
 	struct region r, m;
-	struct scan_object obj = { path, NULL, false, false, false, 0, -1, 0 };
+	struct scan_object obj = { path, NULL, false, false, false, 0, -1, 0, 0 };
 	struct ar ar;
 	struct ar_member member;
 	int rc;
@@ -259,7 +259,7 @@ static int scan_nested_member(const char *path, off_t origin,
 		return -1;
 	}
 	m = r;
-	m.base = member.data;
+	m.base = obj.offset = member.data;
 	m.size = member.size;
 	m.head_len = 0;
 	obj.member = xasprintf("@%lld", (long long)origin);
@@ -301,7 +301,8 @@ static int scan_member(const struct region *r, const struct ar_member *m,
 {
 	struct region mr = { r->fd, r->base + m->data, m->size, r->path,
 			     m->name, NULL, { 0 }, 0 };
-	struct scan_object obj = { r->path, m->name, false, false, false, 0, -1, 0 };
+	struct scan_object obj = { r->path, m->name, false, false, false, 0, -1, 0,
+				   r->base + m->data };
 	int elf = scan_elf(&mr, &obj);
 
 	if (elf < 0)
@@ -405,7 +406,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
-	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, -1, 0 };
+	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, -1, 0, 0 };
 	enum file_kind kind;
 	unsigned char *mem = NULL;
 	int rc = 0;

@@ -35,6 +35,7 @@ struct scan_object {
 	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
 	off_t lto_header;	/* where in PATH the LTO stream header is, or -1 */
 	int machine;		/* e_machine (EM_ARM...), 0 when not ELF */
+	off_t offset;		/* where in PATH a member's data starts, or 0 */
 };
 
 /* Called for each object; a non-zero return stops the scan and is returned. */

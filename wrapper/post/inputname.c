@@ -51,6 +51,13 @@ struct input_names *input_names_new(const struct ld_cmdline *cmd,
 
 /* ---- regular archives ---- */
 
+static int by_member_offset(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
 static int add_member(off_t data_offset, const char *name, void *data)
 {
 	struct archive *a = data;
@@ -64,8 +71,14 @@ static int add_member(off_t data_offset, const char *name, void *data)
 	return 0;
 }
 
+/*
+ * The members of the regular archive PATH: from the scan's record when
+ * it is an input (nothing is read again), else from the archive (one
+ * the linker named otherwise, a -l found under another spelling).
+ */
 static const struct archive *archive(struct input_names *names, const char *path)
 {
+	const struct inputs_info *info = names->info;
 	struct archive *a;
 
 	for (size_t i = 0; i < names->narchives; i++)
@@ -77,7 +90,18 @@ static const struct archive *archive(struct input_names *names, const char *path
 	a->path = xstrdup(path);
 	a->members = NULL;
 	a->n = a->alloc = 0;
-	scan_archive_members(path, add_member, a);
+	for (size_t i = 0; i < info->nobjects; i++) {
+		const struct input_object *o = &info->objects[i];
+
+		/* (a thin archive's /N:OFFSET member is recorded by offset only) */
+		if (o->member && info->file[o->input].kind == FILE_ARCHIVE &&
+		    !strcmp(o->path, path))
+			add_member(o->offset, o->member, a);
+	}
+	if (a->n)
+		qsort(a->members, a->n, sizeof(*a->members), by_member_offset);
+	else
+		scan_archive_members(path, add_member, a);
 	return a;
 }
 
@@ -100,26 +124,19 @@ static const char *member_at(const struct archive *a, unsigned long long offset)
 
 /* ---- thin archives ---- */
 
-struct thin_scan {
-	struct input_names *names;
-	const char *archive;
-};
-
-static int add_thin_member(const struct scan_object *obj, void *data)
+static void add_thin_member(struct input_names *names, const char *path,
+			    const char *archive)
 {
-	struct thin_scan *t = data;
-	struct input_names *names = t->names;
 	struct stat st;
 
-	if (!obj->in_thin_archive || obj->member || stat(obj->path, &st) != 0)
-		return 0;
+	if (stat(path, &st) != 0)
+		return;
 	ALLOC_GROW(names->thin, names->nthin, names->thin_alloc);
 	names->thin[names->nthin].dev = st.st_dev;
 	names->thin[names->nthin].ino = st.st_ino;
 	names->thin[names->nthin].order = names->nthin;
-	names->thin[names->nthin].archive = t->archive;
+	names->thin[names->nthin].archive = archive;
 	names->nthin++;
-	return 0;
 }
 
 /* By file, and the first found first. */
@@ -149,13 +166,13 @@ static void index_thin(struct input_names *names)
 	const struct ld_cmdline *cmd = names->cmd;
 
 	names->thin_indexed = true;
-	if (!names->info->file)
-		return;
-	for (size_t i = 0; i < cmd->ninputs; i++) {
-		struct thin_scan t = { names, cmd->inputs[i].path };
+	/* the files the scan found through thin archives among the inputs */
+	for (size_t i = 0; i < names->info->nobjects; i++) {
+		const struct input_object *o = &names->info->objects[i];
 
-		if (t.archive && names->info->file[i].kind == FILE_THIN_ARCHIVE)
-			scan_file(t.archive, add_thin_member, &t, NULL);
+		if (o->in_thin_archive && !o->member &&
+		    names->info->file[o->input].kind == FILE_THIN_ARCHIVE)
+			add_thin_member(names, o->path, cmd->inputs[o->input].path);
 	}
 	if (names->nthin)
 		qsort(names->thin, names->nthin, sizeof(*names->thin), by_file);
