@@ -1,4 +1,5 @@
 #include "elf.h"
+#include "io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,25 +35,13 @@ static int fail(struct elf *e, const char *why)
 
 bool elf_pread(const struct elf *e, void *buf, size_t len, uint64_t off)
 {
-	size_t done = 0;
-
 	if (off > e->in.size || len > e->in.size - off)
 		return false;
 	if (off + len <= e->in.head_len) {
 		memcpy(buf, e->in.head + off, len);
 		return true;
 	}
-	while (done < len) {
-		ssize_t got = pread(e->in.fd, (char *)buf + done, len - done,
-				    e->in.base + (off_t)(off + done));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return false;
-		done += (size_t)got;
-	}
-	return true;
+	return pread_full(e->in.fd, buf, len, e->in.base + (off_t)off);
 }
 
 int elf_open(struct elf *e, const struct elf_in *in)

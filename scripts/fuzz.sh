@@ -40,7 +40,7 @@ build() {
 	if [ "$1" = keep ]; then
 		# shellcheck disable=SC2086
 		$cc $cflags -iquote "$top/lib" -o "$out/fuzz-$1" "$src" \
-			"$top/lib/elf.c" -ldl
+			"$top/lib/elf.c" "$top/lib/io.c" -ldl
 	else
 		# shellcheck disable=SC2086
 		$cc $cflags -I"$top/wrapper" -iquote "$top/lib" -o "$out/fuzz-$1" "$src" \

@@ -18,6 +18,7 @@
  * corrupt or not ours is removed and compiled again.
  */
 #include "cache.h"
+#include "io.h"
 #include "progs.h"
 #include "run.h"
 #include "scan.h"
@@ -185,7 +186,7 @@ static int hash_section(const struct scan_section *sec, void *data)
 {
 	struct partition_hash *p = data;
 	char *text;
-	ssize_t got;
+	bool got;
 
 	hash_section_name(p->h, sec->name);
 	hash_number(p->h, sec->type);
@@ -200,12 +201,12 @@ static int hash_section(const struct scan_section *sec, void *data)
 		return hash_bytes(p->h, p->fd, sec->offset, sec->size);
 	}
 	text = xmalloc((size_t)sec->size + 1);
-	got = pread(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
-	if (got == (ssize_t)sec->size)
+	got = pread_full(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
+	if (got)
 		hash_options_record(p->h, text, strnlen(text, (size_t)sec->size),
 				    p->tmpdir);
 	free(text);
-	return got == (ssize_t)sec->size ? 0 : -1;
+	return got ? 0 : -1;
 }
 
 /* An ELF object by its sections (see hash_section). */

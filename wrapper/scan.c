@@ -1,6 +1,7 @@
 #include "scan.h"
 #include "ar.h"
 #include "elf.h"
+#include "io.h"
 #include "util.h"
 
 #include <errno.h>
@@ -47,8 +48,6 @@ static const char *where(const struct region *r)
 /* Read exactly LEN bytes at OFF within R; false when they are not there. */
 static bool read_at(const struct region *r, void *buf, size_t len, off_t off)
 {
-	size_t done = 0;
-
 	if (off < 0 || off > r->size || (off_t)len > r->size - off)
 		return false;
 	if (r->mem) {
@@ -59,17 +58,7 @@ static bool read_at(const struct region *r, void *buf, size_t len, off_t off)
 		memcpy(buf, r->head + off, len);
 		return true;
 	}
-	while (done < len) {
-		ssize_t got = pread(r->fd, (char *)buf + done, len - done,
-				    r->base + off + (off_t)done);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return false;
-		done += (size_t)got;
-	}
-	return true;
+	return pread_full(r->fd, buf, len, r->base + off);
 }
 
 static int open_region(const char *path, struct region *r, const char *archive);

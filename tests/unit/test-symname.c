@@ -13,23 +13,20 @@ static void normalizes(const char *name, enum symname_mode mode, const char *wan
 	free(got);
 }
 
+/* Names both modes normalize alike, and what they become. */
+static const char *const alike[][2] = {
+	{ "foo", "foo" }, { "foo.lto_priv.0", "foo" }, { "foo.constprop.3", "foo" },
+	{ "foo.isra.0.constprop.1", "foo" }, { "foo.part.1", "foo" },
+	{ "foo.cold", "foo" }, { "foo.cold.2", "foo" }, { "foo.localalias", "foo" },
+	{ "foo.clone.4", "foo" }, { "foo.constprop.0@@VER_1", "foo@@VER_1" },
+	{ "foo.bar", "foo.bar" }, { ".L.str", ".L.str" },
+};
+
 int main(void)
 {
-	static const enum symname_mode both[] = { SYMNAME_CLONES, SYMNAME_STATICS };
-
-	for (size_t i = 0; i < 2; i++) {
-		normalizes("foo", both[i], "foo");
-		normalizes("foo.lto_priv.0", both[i], "foo");
-		normalizes("foo.constprop.3", both[i], "foo");
-		normalizes("foo.isra.0.constprop.1", both[i], "foo");
-		normalizes("foo.part.1", both[i], "foo");
-		normalizes("foo.cold", both[i], "foo");
-		normalizes("foo.cold.2", both[i], "foo");
-		normalizes("foo.localalias", both[i], "foo");
-		normalizes("foo.clone.4", both[i], "foo");
-		normalizes("foo.constprop.0@@VER_1", both[i], "foo@@VER_1");
-		normalizes("foo.bar", both[i], "foo.bar");
-		normalizes(".L.str", both[i], ".L.str");
+	for (size_t i = 0; i < sizeof(alike) / sizeof(alike[0]); i++) {
+		normalizes(alike[i][0], SYMNAME_CLONES, alike[i][1]);
+		normalizes(alike[i][0], SYMNAME_STATICS, alike[i][1]);
 	}
 	normalizes("buf.12", SYMNAME_CLONES, "buf.12");
 	normalizes("buf.12", SYMNAME_STATICS, "buf");
