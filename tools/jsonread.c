@@ -46,10 +46,7 @@ struct buf {
 
 static void put(struct buf *b, char c)
 {
-	if (b->n + 1 >= b->alloc) {
-		b->alloc = b->alloc ? 2 * b->alloc : 32;
-		b->s = xrealloc(b->s, b->alloc);
-	}
+	ALLOC_GROW(b->s, b->n + 1, b->alloc);
 	b->s[b->n++] = c;
 }
 

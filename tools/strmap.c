@@ -47,10 +47,7 @@ size_t strmap_intern(struct strmap *m, const char *key, bool *added)
 	s = slot_of(m, key);
 	if (m->slots[s])
 		return m->slots[s] - 1;
-	if (m->n == m->keys_alloc) {
-		m->keys_alloc = m->keys_alloc ? m->keys_alloc * 2 : 1024;
-		m->keys = xrealloc(m->keys, m->keys_alloc * sizeof(*m->keys));
-	}
+	ALLOC_GROW(m->keys, m->n, m->keys_alloc);
 	m->keys[m->n] = xstrdup(key);
 	m->slots[s] = ++m->n;
 	if (added)

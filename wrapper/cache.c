@@ -762,10 +762,7 @@ static void list_entries(const char *dir, struct cached_file **files, size_t *n,
 				free(path);
 				continue;
 			}
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 64;
-				*files = xrealloc(*files, cap * sizeof(**files));
-			}
+			ALLOC_GROW(*files, *n, cap);
 			(*files)[(*n)++] = (struct cached_file){ path, st.st_size, st.st_mtim };
 			*total += (uint64_t)st.st_size;
 		}

@@ -450,11 +450,7 @@ static void add_input(struct parser *ps, size_t arg, const char *name,
 	struct ld_cmdline *cmd = ps->cmd;
 	struct ld_input *in;
 
-	if (cmd->ninputs == ps->inputs_alloc) {
-		ps->inputs_alloc = ps->inputs_alloc ? 2 * ps->inputs_alloc : 64;
-		cmd->inputs = xrealloc(cmd->inputs,
-				       ps->inputs_alloc * sizeof(*cmd->inputs));
-	}
+	ALLOC_GROW(cmd->inputs, cmd->ninputs, ps->inputs_alloc);
 	in = &cmd->inputs[cmd->ninputs++];
 	memset(in, 0, sizeof(*in));
 	in->arg = arg;

@@ -93,10 +93,12 @@ int output_symbols(const char *path, struct output_syms *syms)
 	int rc = elf_open_path(&e, path);
 
 	l.elf = &e;
-	if (rc == 0)
+	if (rc == 0) {
 		e.why = "not an ELF file";
-	if (rc > 0)
+		rc = -1;
+	} else if (rc > 0) {
 		rc = elf_read_sections(&e);
+	}
 	for (uint32_t i = 1; rc == 0 && i < e.shnum; i++)
 		rc = see_section(&e, i, &l);
 	if (rc)
