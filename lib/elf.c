@@ -37,7 +37,9 @@ bool elf_pread(const struct elf *e, void *buf, size_t len, uint64_t off)
 {
 	if (off > e->in.size || len > e->in.size - off)
 		return false;
-	if (off + len <= e->in.head_len) {
+	if (len == 0)
+		return true;	/* an empty section: nothing to read, maybe no buffer */
+	if (e->in.head && off + len <= e->in.head_len) {
 		memcpy(buf, e->in.head + off, len);
 		return true;
 	}
