@@ -87,16 +87,13 @@ void run_trace(char *const *argv)
 /* Read FD to EOF into a malloc'd, NUL-terminated buffer. */
 static char *read_all(int fd)
 {
-	size_t len = 0, cap = 8192;
-	char *buf = xmalloc(cap);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
 
 	for (;;) {
 		ssize_t got;
 
-		if (len + 1 >= cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
+		ALLOC_GROW(buf, len + 8192, cap);	/* room to read, and the NUL */
 		got = read(fd, buf + len, cap - len - 1);
 		if (got < 0 && errno == EINTR)
 			continue;

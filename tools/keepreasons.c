@@ -81,7 +81,7 @@ static struct bucket *bucket(struct reasons *out, const char *name, bool kept)
 	for (size_t i = 0; i < out->n; i++)
 		if (out->b[i].kept == kept && !strcmp(out->b[i].name, name))
 			return &out->b[i];
-	out->b = xrealloc(out->b, (out->n + 1) * sizeof(*out->b));
+	ALLOC_GROW(out->b, out->n, out->alloc);
 	out->b[out->n] = (struct bucket){ .name = name, .kept = kept };
 	return &out->b[out->n++];
 }
@@ -146,5 +146,5 @@ void reasons_free(struct reasons *out)
 {
 	free(out->b);
 	out->b = NULL;
-	out->n = 0;
+	out->n = out->alloc = 0;
 }

@@ -45,7 +45,7 @@ struct def_dir {
 
 struct defs {
 	struct def_dir *d;
-	size_t n;
+	size_t n, alloc;
 	size_t last_object;	/* object number + 1: one count per object */
 };
 
@@ -284,7 +284,7 @@ static void add_def(struct defs *d, size_t object, size_t dir)
 	for (i = 0; i < d->n && d->d[i].dir != dir; i++)
 		;
 	if (i == d->n) {
-		d->d = xrealloc(d->d, (d->n + 1) * sizeof(*d->d));
+		ALLOC_GROW(d->d, d->n, d->alloc);
 		d->d[d->n++] = (struct def_dir){ dir, 0 };
 	}
 	d->d[i].objects++;
@@ -482,7 +482,7 @@ static int by_change(const void *a, const void *b)
 
 static void push(struct list *l, const struct row *r, uint64_t bytes)
 {
-	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	ALLOC_GROW(l->v, l->n, l->alloc);
 	l->v[l->n++] = r;
 	l->bytes += bytes;
 }

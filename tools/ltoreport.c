@@ -24,7 +24,7 @@ static void count_fate(struct lto_report *r, const char *fate)
 	for (i = 0; i < r->nfates && strcmp(r->fates[i].name, fate); i++)
 		;
 	if (i == r->nfates) {
-		r->fates = xrealloc(r->fates, (r->nfates + 1) * sizeof(*r->fates));
+		ALLOC_GROW(r->fates, r->nfates, r->fates_alloc);
 		r->fates[r->nfates++] = (struct tally){ fate, 0 };
 	}
 	r->fates[i].n++;

@@ -23,7 +23,7 @@ struct lto_report {
 	const char **fate, **reason;
 	size_t kept;			/* names whose definition is kept */
 	struct tally *fates;		/* definitions by fate, first met first */
-	size_t nfates;
+	size_t nfates, fates_alloc;
 };
 
 /*

@@ -20,7 +20,7 @@ struct row {
 /* Rows in the order printed, and the bytes the list stands for. */
 struct list {
 	const struct row **v;
-	size_t n;
+	size_t n, alloc;
 	uint64_t bytes;
 };
 
@@ -68,7 +68,7 @@ struct reasons {
 	size_t nfates;
 	size_t kept_names, kept_in_new;	/* names it keeps; of them defined in NEW */
 	struct bucket *b;		/* kept ones first, in the order printed */
-	size_t n;
+	size_t n, alloc;
 	struct bucket total;		/* what the buckets add up to: NEW */
 };
 

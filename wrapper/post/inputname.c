@@ -33,7 +33,7 @@ struct input_names {
 	const struct ld_cmdline *cmd;
 	const struct inputs_info *info;
 	struct archive *archives;
-	size_t narchives;
+	size_t narchives, archives_alloc;
 	struct thin_member *thin;
 	size_t nthin, thin_alloc;
 	bool thin_indexed;
@@ -84,8 +84,7 @@ static const struct archive *archive(struct input_names *names, const char *path
 	for (size_t i = 0; i < names->narchives; i++)
 		if (!strcmp(names->archives[i].path, path))
 			return &names->archives[i];
-	names->archives = xrealloc(names->archives, (names->narchives + 1) *
-				   sizeof(*names->archives));
+	ALLOC_GROW(names->archives, names->narchives, names->archives_alloc);
 	a = &names->archives[names->narchives++];
 	a->path = xstrdup(path);
 	a->members = NULL;
