@@ -1,11 +1,13 @@
 #!/bin/sh
 # How a test run counts, on small made-up logs (no kernel is built):
 # scripts/test-summary.sh (skips grouped by reason, the totals line, a
-# missing log as a failure) and tests/lib.sh's skip_missing (a failure under
-# LTO_LD_REQUIRE_ALL=1, other skips stay skips).
+# missing log as a failure), tests/lib.sh's skip_missing (a failure under
+# LTO_LD_REQUIRE_ALL=1, other skips stay skips) and tests/kernel/results.sh
+# (the kernel check's results, one per check).
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 summary=$TOP_SRCDIR/scripts/test-summary.sh
+results=$TOP_SRCDIR/tests/kernel/results.sh
 
 # same DESCRIPTION EXPECTED-FILE ACTUAL-FILE: the two files are equal
 same() {
@@ -70,5 +72,32 @@ not ok 2 - missing no-such-tool-for-lto-ld (LTO_LD_REQUIRE_ALL=1: every tool the
 ok 3 - # SKIP running as root
 OUT
 same "under LTO_LD_REQUIRE_ALL=1 a missing tool fails, other skips stay" want.txt out.txt
+
+# ---- the kernel check's results ----
+printf 'kunit,ok\ninitcalls,FAILED\nconsole,ok\n' > parity-mps2.csv
+printf 'initcall left out caught,ok\nfailing module caught,ok\n' > faults.csv
+{
+	"$results" csv mps2 parity-mps2.csv
+	"$results" csv virt parity-virt.csv
+	"$results" csv "virt faults:" faults.csv
+	"$results" line FAILED "virt edit: rebuilt with the LTRANS cache, booted"
+} | "$results" tap > kernel-check.log
+cat > want.txt <<'OUT'
+ok 1 - mps2 kunit
+not ok 2 - mps2 initcalls
+ok 3 - mps2 console
+not ok 4 - virt: no parity results (the build or boot failed, see its logs)
+ok 5 - virt faults: initcall left out caught
+ok 6 - virt faults: failing module caught
+not ok 7 - virt edit: rebuilt with the LTRANS cache, booted
+1..7
+# PASS: 4
+# FAIL: 3
+OUT
+same "kernel check: one result per check, a target without results one failure" want.txt kernel-check.log
+"$summary" kernel-check.log > out.txt
+[ "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped" ] &&
+	ok "kernel check: counted check by check" ||
+	{ not_ok "kernel check: counted check by check"; diag "$(cat out.txt)"; }
 
 done_testing
