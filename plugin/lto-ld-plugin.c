@@ -70,7 +70,6 @@
 #include <unistd.h>
 
 #define OPT_PREFIX "lto-ld:"
-#define MAX_TV 64
 
 /*
  * binutils 2.41 added a second claim-file hook, whose handler is also told
@@ -923,17 +922,21 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv);
 
 enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 {
-	static struct ld_plugin_tv inner[MAX_TV];
+	struct ld_plugin_tv *inner;
 	const char *gcc_plugin = NULL;
 	ld_plugin_onload gcc_onload;
 	enum ld_plugin_status st;
 	int n = 0, unknown = -1;
+	size_t entries = 0;
 	bool policy;
 
-	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++)
+	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++, entries++)
 		if (p->tv_tag == LDPT_MESSAGE)
 			self.message = p->tv_u.tv_message;
-	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL && n < MAX_TV - 1; p++) {
+	/* as long as the linker's (a fixed size dropped the options past it);
+	 * GCC's plugin may keep it, so it is never freed */
+	inner = grow(NULL, entries + 1, sizeof(*inner));
+	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++) {
 		int taken;
 
 		inner[n] = *p;

@@ -292,6 +292,28 @@ static void through_proxy(bool offer_v2, bool fake_v1_only)
 	expect(file_has(internal, want), "the internalized list names foo's input");
 }
 
+/* A vector of more than 64 entries: the policy option at its end counts. */
+static void long_vector(void)
+{
+	char opt_gcc[4200], obj[4200];
+	const char *opts[104];
+	struct ld_plugin_tv tv[128];
+	int n = 0;
+
+	snprintf(opt_gcc, sizeof(opt_gcc), "lto-ld:gcc-plugin=%s", fake);
+	snprintf(obj, sizeof(obj), "%s/a.o", dir);
+	opts[n++] = opt_gcc;
+	while (n < 100)
+		opts[n++] = "-fake-gcc-option";
+	opts[n++] = "lto-ld:whole-program";
+	opts[n] = NULL;
+	make_tv(tv, opts, true, 0);
+	expect(load(tv) == LDPS_OK, "onload");
+	expect(link_one(obj) == LDPS_OK, "the link");
+	expect(fake_int("fake_resolution") == LDPR_PREVAILING_DEF_IRONLY,
+	       "foo was internalized: the last option was read");
+}
+
 /* Without a policy the proxy only forwards, an unknown entry too. */
 static void forward_only(void)
 {
@@ -366,6 +388,7 @@ static void scenario(const char *name, void (*run)(const void *), const void *ar
 static void run_v2(const void *arg) { (void)arg; through_proxy(true, false); }
 static void run_v1_linker(const void *arg) { (void)arg; through_proxy(false, false); }
 static void run_v1_gcc(const void *arg) { (void)arg; through_proxy(true, true); }
+static void run_long(const void *arg) { (void)arg; long_vector(); }
 static void run_forward(const void *arg) { (void)arg; forward_only(); }
 static void run_unknown(const void *arg) { unknown_refused(arg); }
 
@@ -404,6 +427,7 @@ int main(void)
 	scenario("binutils 2.41 ld, GCC 13 plugin (both hooks)", run_v2, NULL);
 	scenario("binutils 2.40 ld (first hook only)", run_v1_linker, NULL);
 	scenario("binutils 2.41 ld, GCC 12 plugin (first hook only)", run_v1_gcc, NULL);
+	scenario("107 entries, --lto-whole-program last", run_long, NULL);
 	scenario("no policy, an unknown entry", run_forward, NULL);
 	scenario("--lto-whole-program, an unknown entry", run_unknown,
 		 "lto-ld:whole-program");
