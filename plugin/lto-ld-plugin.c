@@ -48,7 +48,9 @@
  *
  * All other -plugin-opt options are GCC's and reach it unchanged.  With no
  * policy option the plugin only forwards: the link is GCC's (the symbols
- * list changes no resolution).
+ * list changes no resolution).  With one, GCC's claim-file handlers (both
+ * versions) and all-symbols-read handler are called through this plugin's,
+ * and a transfer vector entry it does not know is refused.
  *
  * Keep entries that match no IR symbol of the link are reported as
  * warnings once the linker has read every symbol (after GCC's
@@ -74,7 +76,22 @@
 #include <unistd.h>
 
 #define OPT_PREFIX "lto-ld:"
-#define MAX_TV 64
+
+/*
+ * binutils 2.41 added a second claim-file hook, whose handler is also told
+ * whether the linker knows the file is used; GCC 13 registers it beside
+ * the first, and ld then calls only it.  For older headers: its tag and
+ * types as binutils defines them.
+ */
+#if !HAVE_DECL_LDPT_REGISTER_CLAIM_FILE_HOOK_V2
+#define LDPT_REGISTER_CLAIM_FILE_HOOK_V2 35
+typedef enum ld_plugin_status (*ld_plugin_claim_file_handler_v2)(
+	const struct ld_plugin_input_file *file, int *claimed, bool known_used);
+typedef enum ld_plugin_status (*ld_plugin_register_claim_file_v2)(
+	ld_plugin_claim_file_handler_v2 handler);
+#endif
+/* Every tag up to it is known (see known_tag). */
+#define LAST_KNOWN_TAG LDPT_REGISTER_CLAIM_FILE_HOOK_V2
 
 /*
  * Names the compiler may call or read without any IR symbol saying so
@@ -119,8 +136,10 @@ static struct {
 	ld_plugin_get_symbols get_symbols_v2;
 	ld_plugin_get_symbols get_symbols_v3;
 	ld_plugin_register_claim_file register_claim_file;
+	ld_plugin_register_claim_file_v2 register_claim_file_v2;
 	ld_plugin_register_all_symbols_read register_all_symbols_read;
 	ld_plugin_claim_file_handler gcc_claim_file;
+	ld_plugin_claim_file_handler_v2 gcc_claim_file_v2;
 	ld_plugin_all_symbols_read_handler gcc_all_symbols_read;
 	enum ld_plugin_output_file_type output_type;
 	bool whole_program;
@@ -409,10 +428,11 @@ static bool export_kept(const char *name)
 
 /* ---- the files GCC's plugin claimed, by handle ---- */
 
-static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
-					int *claimed)
+/* After GCC's claim_file handler (either version): a claimed file is noted. */
+static enum ld_plugin_status after_claim(enum ld_plugin_status st,
+					 const struct ld_plugin_input_file *file,
+					 const int *claimed)
 {
-	enum ld_plugin_status st = self.gcc_claim_file(file, claimed);
 	struct claimed_file *c;
 
 	if (st != LDPS_OK || !*claimed)
@@ -428,6 +448,19 @@ static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
 		read_names(file, ".lto_ld.exports", &self.export_names);
 	}
 	return st;
+}
+
+static enum ld_plugin_status claim_file(const struct ld_plugin_input_file *file,
+					int *claimed)
+{
+	return after_claim(self.gcc_claim_file(file, claimed), file, claimed);
+}
+
+static enum ld_plugin_status claim_file_v2(const struct ld_plugin_input_file *file,
+					   int *claimed, bool known_used)
+{
+	return after_claim(self.gcc_claim_file_v2(file, claimed, known_used),
+			   file, claimed);
 }
 
 /* get_symbols comes in claim order: look from the last one found. */
@@ -651,6 +684,13 @@ static enum ld_plugin_status register_claim_file(ld_plugin_claim_file_handler h)
 }
 
 static enum ld_plugin_status
+register_claim_file_v2(ld_plugin_claim_file_handler_v2 h)
+{
+	self.gcc_claim_file_v2 = h;
+	return self.register_claim_file_v2(claim_file_v2);
+}
+
+static enum ld_plugin_status
 register_all_symbols_read(ld_plugin_all_symbols_read_handler h)
 {
 	self.gcc_all_symbols_read = h;
@@ -703,58 +743,137 @@ static int our_option(const char *opt, const char **gcc_plugin)
 	return 0;
 }
 
-enum ld_plugin_status onload(struct ld_plugin_tv *tv);
-
-enum ld_plugin_status onload(struct ld_plugin_tv *tv)
+/*
+ * Is TAG one this plugin has been written against?  Every tag up to the
+ * second claim-file hook: those that carry resolutions or register the
+ * claim-file and all-symbols-read handlers are interposed, the others
+ * change no resolution.  A later tag might (a new hook GCC's plugin would
+ * register past ours), so a policy refuses it.
+ */
+static bool known_tag(int tag)
 {
-	static struct ld_plugin_tv inner[MAX_TV];
-	const char *gcc_plugin = NULL;
-	ld_plugin_onload gcc_onload;
-	enum ld_plugin_status st;
-	bool policy;
-	void *handle;
-	int n = 0;
+	return tag >= LDPT_NULL && tag <= LAST_KNOWN_TAG;
+}
 
-	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++)
-		if (p->tv_tag == LDPT_MESSAGE)
-			self.message = p->tv_u.tv_message;
-	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL && n < MAX_TV - 1; p++) {
-		inner[n] = *p;
-		switch (p->tv_tag) {
-		case LDPT_OPTION:
-			if (!strncmp(p->tv_u.tv_string, OPT_PREFIX, strlen(OPT_PREFIX))) {
-				if (our_option(p->tv_u.tv_string + strlen(OPT_PREFIX),
-					       &gcc_plugin))
-					return LDPS_ERR;
-				continue;	/* not GCC's */
-			}
-			break;
-		case LDPT_LINKER_OUTPUT:
-			self.output_type = (enum ld_plugin_output_file_type)p->tv_u.tv_val;
-			break;
-		case LDPT_GET_SYMBOLS:
-			self.get_symbols = p->tv_u.tv_get_symbols;
-			inner[n].tv_u.tv_get_symbols = get_symbols_v1;
-			break;
-		case LDPT_GET_SYMBOLS_V2:
-			self.get_symbols_v2 = p->tv_u.tv_get_symbols;
-			inner[n].tv_u.tv_get_symbols = get_symbols_v2;
-			break;
-		case LDPT_GET_SYMBOLS_V3:
-			self.get_symbols_v3 = p->tv_u.tv_get_symbols;
-			inner[n].tv_u.tv_get_symbols = get_symbols_v3;
-			break;
+/*
+ * The linker's entry P, seen on its way to GCC's plugin (copied to *OUT
+ * beforehand): the linker's calls are kept, ours read.  Returns 1 when P
+ * is dropped (our option), 0 when it goes on, -1 on a bad option.
+ */
+static int take_entry(const struct ld_plugin_tv *p, struct ld_plugin_tv *out,
+		      const char **gcc_plugin)
+{
+	switch ((int)p->tv_tag) {
+	case LDPT_OPTION:
+		if (strncmp(p->tv_u.tv_string, OPT_PREFIX, strlen(OPT_PREFIX)))
+			return 0;
+		return our_option(p->tv_u.tv_string + strlen(OPT_PREFIX),
+				  gcc_plugin) ? -1 : 1;
+	case LDPT_LINKER_OUTPUT:
+		self.output_type = (enum ld_plugin_output_file_type)p->tv_u.tv_val;
+		break;
+	case LDPT_GET_SYMBOLS:
+		self.get_symbols = p->tv_u.tv_get_symbols;
+		out->tv_u.tv_get_symbols = get_symbols_v1;
+		break;
+	case LDPT_GET_SYMBOLS_V2:
+		self.get_symbols_v2 = p->tv_u.tv_get_symbols;
+		out->tv_u.tv_get_symbols = get_symbols_v2;
+		break;
+	case LDPT_GET_SYMBOLS_V3:
+		self.get_symbols_v3 = p->tv_u.tv_get_symbols;
+		out->tv_u.tv_get_symbols = get_symbols_v3;
+		break;
+	case LDPT_REGISTER_CLAIM_FILE_HOOK:
+		self.register_claim_file = p->tv_u.tv_register_claim_file;
+		break;
+	case LDPT_REGISTER_CLAIM_FILE_HOOK_V2:
+		/* (older headers name no union member for it) */
+		self.register_claim_file_v2 = (ld_plugin_register_claim_file_v2)
+			p->tv_u.tv_register_claim_file;
+		break;
+	case LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK:
+		self.register_all_symbols_read =
+			p->tv_u.tv_register_all_symbols_read;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* With a policy, GCC's handlers are registered through ours. */
+static void interpose_hooks(struct ld_plugin_tv *inner, int n)
+{
+	for (int i = 0; i < n; i++) {
+		switch ((int)inner[i].tv_tag) {
 		case LDPT_REGISTER_CLAIM_FILE_HOOK:
-			self.register_claim_file = p->tv_u.tv_register_claim_file;
+			inner[i].tv_u.tv_register_claim_file = register_claim_file;
+			break;
+		case LDPT_REGISTER_CLAIM_FILE_HOOK_V2:
+			inner[i].tv_u.tv_register_claim_file =
+				(ld_plugin_register_claim_file)register_claim_file_v2;
 			break;
 		case LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK:
-			self.register_all_symbols_read =
-				p->tv_u.tv_register_all_symbols_read;
+			inner[i].tv_u.tv_register_all_symbols_read =
+				register_all_symbols_read;
 			break;
 		default:
 			break;
 		}
-		n++;
+	}
+}
+
+/* GCC's plugin's onload, or NULL (reported). */
+static ld_plugin_onload load_gcc_plugin(const char *path)
+{
+	ld_plugin_onload gcc_onload;
+	void *handle;
+
+	if (!path) {
+		report(LDPL_FATAL, "no -plugin-opt=%sgcc-plugin=PATH given", OPT_PREFIX);
+		return NULL;
+	}
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		report(LDPL_FATAL, "cannot load GCC's plugin: %s", dlerror());
+		return NULL;
+	}
+	gcc_onload = (ld_plugin_onload)(uintptr_t)dlsym(handle, "onload");
+	if (!gcc_onload)
+		report(LDPL_FATAL, "%s has no onload", path);
+	return gcc_onload;
+}
+
+enum ld_plugin_status onload(struct ld_plugin_tv *tv);
+
+enum ld_plugin_status onload(struct ld_plugin_tv *tv)
+{
+	struct ld_plugin_tv *inner;
+	const char *gcc_plugin = NULL;
+	ld_plugin_onload gcc_onload;
+	enum ld_plugin_status st;
+	int n = 0, unknown = -1;
+	size_t entries = 0;
+	bool policy;
+
+	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++, entries++)
+		if (p->tv_tag == LDPT_MESSAGE)
+			self.message = p->tv_u.tv_message;
+	/* as long as the linker's (a fixed size dropped the options past it);
+	 * GCC's plugin may keep it, so it is never freed */
+	inner = grow(NULL, entries + 1, sizeof(*inner));
+	for (struct ld_plugin_tv *p = tv; p->tv_tag != LDPT_NULL; p++) {
+		int taken;
+
+		inner[n] = *p;
+		taken = take_entry(p, &inner[n], &gcc_plugin);
+		if (taken < 0)
+			return LDPS_ERR;
+		if (unknown < 0 && !known_tag((int)p->tv_tag))
+			unknown = (int)p->tv_tag;
+		if (!taken)
+			n++;
 	}
 	inner[n].tv_tag = LDPT_NULL;
 	inner[n].tv_u.tv_val = 0;
@@ -764,32 +883,24 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 	 * With a policy (or a list to write), GCC's claim_file and
 	 * all_symbols_read handlers are called through ours: the names of the
 	 * claimed files, and the end of symbol resolution.  Without one the
-	 * link is GCC's alone.
+	 * link is GCC's alone, whatever the linker offers.
 	 */
 	policy = self.whole_program || self.nkeep || self.internalized ||
 		 self.symbols;
-	for (int i = 0; policy && i < n; i++) {
-		if (inner[i].tv_tag == LDPT_REGISTER_CLAIM_FILE_HOOK)
-			inner[i].tv_u.tv_register_claim_file = register_claim_file;
-		else if (inner[i].tv_tag == LDPT_REGISTER_ALL_SYMBOLS_READ_HOOK)
-			inner[i].tv_u.tv_register_all_symbols_read =
-				register_all_symbols_read;
+	if (policy && unknown >= 0) {
+		report(LDPL_FATAL, "the linker offers transfer vector entry %d, "
+		       "which this plugin does not know: lto-ld's link policy "
+		       "(--lto-whole-program, keep sets, --lto-report) could "
+		       "be bypassed through it, so it is refused; link without "
+		       "them or use an lto-ld that knows this linker", unknown);
+		return LDPS_ERR;
 	}
+	if (policy)
+		interpose_hooks(inner, n);
 
-	if (!gcc_plugin) {
-		report(LDPL_FATAL, "no -plugin-opt=%sgcc-plugin=PATH given", OPT_PREFIX);
+	gcc_onload = load_gcc_plugin(gcc_plugin);
+	if (!gcc_onload)
 		return LDPS_ERR;
-	}
-	handle = dlopen(gcc_plugin, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		report(LDPL_FATAL, "cannot load GCC's plugin: %s", dlerror());
-		return LDPS_ERR;
-	}
-	gcc_onload = (ld_plugin_onload)(uintptr_t)dlsym(handle, "onload");
-	if (!gcc_onload) {
-		report(LDPL_FATAL, "%s has no onload", gcc_plugin);
-		return LDPS_ERR;
-	}
 	st = gcc_onload(inner);
 	if (st == LDPS_OK && policy && self.register_all_symbols_read)
 		st = self.register_all_symbols_read(all_symbols_read);

@@ -19,7 +19,8 @@
 #   faults                boot the virt LTO kernel in a broken state (one
 #                         initcall left out, a failing module): the parity
 #                         checks must catch both
-#   check                 parity mps2, parity virt, faults; the parity table
+#   check                 parity mps2, parity virt, faults; the parity table;
+#                         one TAP result per check in kernel-check.log
 #   kunit-py VARIANT      tools/testing/kunit/kunit.py run --arch=arm with the
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
@@ -336,23 +337,28 @@ parity() {
 
 # faults: the virt LTO kernel booted without one initcall and with a
 # module that fails its checks; the parity checks must report both
+# ("NAME,RESULT" lines in faults.csv, as compare's)
 faults() {
 	b=$cache/kbuild/virt-lto ref=$cache/kbuild/virt-nolto/console.log
 	parity=$top/tests/kernel/parity.sh
 	skipped=proc_uptime_init
+	: > "$cache/faults.csv"
 	boot virt lto "initcall_blacklist=$skipped ltoinit_modparams=fault=1 kunit.enable=0" || true
-	status=0
+	status=0 r=ok
 	if "$parity" initcalls "$ref" "$b/console-fault.log" > /dev/null 2> "$b/fault-initcalls.txt" ||
 		! grep -q "reference: $skipped " "$b/fault-initcalls.txt"; then
 		echo "kernel: faults: the initcall check did not name $skipped:" >&2
-		status=1
+		status=1 r=FAILED
 	fi
+	echo "initcall left out caught,$r" >> "$cache/faults.csv"
 	sed "s/^/kernel: faults: expected: /" "$b/fault-initcalls.txt"
+	r=ok
 	if "$parity" module "$b/console-fault.log" > /dev/null 2> "$b/fault-module.txt" ||
 		! grep -q 'int_sqrt: got' "$b/fault-module.txt"; then
 		echo "kernel: faults: the module check did not report the failed check:" >&2
-		status=1
+		status=1 r=FAILED
 	fi
+	echo "failing module caught,$r" >> "$cache/faults.csv"
 	sed "s/^/kernel: faults: expected: /" "$b/fault-module.txt"
 	[ $status = 0 ] && echo "kernel: faults: both broken states caught"
 	return $status
@@ -669,16 +675,26 @@ readme_table() {
 	mv "$top/README.md.tmp" "$top/README.md"
 }
 
-# check: parity of mps2 and virt, the fault checks, the parity table
+# check: parity of mps2 and virt, the fault checks, the parity table;
+# one TAP result per check in kernel-check.log (tests/kernel/results.sh)
 check() {
 	status=0
+	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
+	: > "$lines"
+	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
 	for t in mps2 virt; do
+		rm -f "$cache/parity-$t.csv"
 		parity "$t" || status=1
+		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
 	done
 	faults || status=1
+	"$results" csv "virt faults:" "$cache/faults.csv" >> "$lines"
 	# a real edit, rebuilt with the LTRANS cache and booted
-	edit_main && edit_rebuild virt lto "" && edit_boot virt || status=1
+	if edit_main && edit_rebuild virt lto "" && edit_boot virt; then r=ok; else status=1 r=FAILED; fi
+	"$results" line "$r" "virt edit: rebuilt with the LTRANS cache, booted" >> "$lines"
 	unedit_main
+	"$results" tap < "$lines" > "$cache/kernel-check.log"
+	cat "$cache/kernel-check.log"
 	parity_table mps2 virt | tee "$cache/parity.md"
 	return $status
 }

@@ -2,6 +2,7 @@
 #ifndef LTO_LD_SHA256_H
 #define LTO_LD_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,6 +14,13 @@ struct sha256 {
 	uint64_t length;		/* bytes hashed so far */
 	unsigned char block[64];	/* the bytes of the block not full yet */
 };
+
+/*
+ * Whether the CPU's SHA instructions are used (by default when it has
+ * them); USE false keeps to the portable code.  For the tests, which
+ * check both.
+ */
+bool sha256_use_hardware(bool use);
 
 void sha256_init(struct sha256 *h);
 void sha256_update(struct sha256 *h, const void *data, size_t len);

@@ -121,7 +121,7 @@ scenario "" host call
 if have arm-linux-gnueabihf-gcc; then
 	scenario arm-linux-gnueabihf- arm bl
 else
-	skip "arm-linux-gnueabihf-gcc not installed"
+	missing arm-linux-gnueabihf-gcc
 fi
 
 # A named section with const data from one file and writable data from

@@ -85,7 +85,7 @@ if have gcc-11; then
 	gcc-11 -O2 -flto -c foo.c -o old.o
 	bad "IR written by another GCC major version" "old.o: GCC IR written by GCC 11, but .* is GCC 12" old.o bar.o main.o
 else
-	skip "gcc-11 not installed"
+	missing gcc-11
 fi
 
 check_fails "output in a directory that does not exist" "cannot write nodir/out" \

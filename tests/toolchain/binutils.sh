@@ -44,6 +44,6 @@ if have arm-linux-gnueabihf-gcc; then
 	fi
 	cd ..
 else
-	skip "arm-linux-gnueabihf-gcc not installed"
+	missing arm-linux-gnueabihf-gcc
 fi
 done_testing

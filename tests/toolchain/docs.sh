@@ -84,7 +84,7 @@ head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="
 # ---- the pages themselves ----
 for page in "$man"/*.1; do
 	if ! have man; then
-		skip "man not installed: $(basename "$page") not checked"
+		skip_missing man "$(basename "$page") not checked"
 	elif out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null) &&
 	     [ -z "$out" ]; then
 		ok "$(basename "$page"): man --warnings is silent"

@@ -85,7 +85,7 @@ seed "" host
 if have arm-linux-gnueabihf-gcc && have qemu-arm; then
 	seed arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
 else
-	skip "arm-linux-gnueabihf-gcc or qemu-arm not installed"
+	missing arm-linux-gnueabihf-gcc qemu-arm
 fi
 
 if out=$(make -C "$TOP_BUILDDIR" uninstall prefix="$inst" 2>&1) &&

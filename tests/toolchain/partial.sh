@@ -121,5 +121,5 @@ partial() {
 
 partial "" host
 if have arm-linux-gnueabihf-gcc; then partial arm-linux-gnueabihf- arm
-else skip "arm-linux-gnueabihf-gcc not installed"; fi
+else missing arm-linux-gnueabihf-gcc; fi
 done_testing

@@ -44,7 +44,7 @@ passthrough() {
 
 passthrough "" host
 if have arm-linux-gnueabihf-gcc; then passthrough arm-linux-gnueabihf- arm
-else skip "arm-linux-gnueabihf-gcc not installed"; fi
+else missing arm-linux-gnueabihf-gcc; fi
 
 # --version: ld's text unchanged, then one line naming lto-ld
 ld --version > want.txt

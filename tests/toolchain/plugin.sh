@@ -207,7 +207,7 @@ C
 
 scenario "" host call
 if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else skip "arm-linux-gnueabihf-gcc not installed"; fi
+else missing arm-linux-gnueabihf-gcc; fi
 
 check_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep=nothere.txt -o x.o host/a.o

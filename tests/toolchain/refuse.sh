@@ -154,7 +154,7 @@ if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
 		not_ok "...victim untouched, rep.txt a regular file"
 	rm -f .out.lto-ld-* .rep.txt.lto-ld-* out rep.txt
 else
-	skip "lto-ld-plugin.so not built: no --lto-report"
+	skip_missing binutils-dev "lto-ld-plugin.so not built: no --lto-report"
 fi
 check "thin ld -r with symlinks planted at the old temporary names" \
 	plant th.a "$ld" -r --lto-partial=thin -o th.a foo.o bar.o

@@ -193,7 +193,7 @@ PY
 
 scenario "" host call
 if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else skip "arm-linux-gnueabihf-gcc not installed"; fi
+else missing arm-linux-gnueabihf-gcc; fi
 
 cd host || exit 99
 L=$BIN/lto-ld

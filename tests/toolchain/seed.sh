@@ -40,6 +40,6 @@ seed "" host
 if have arm-linux-gnueabihf-gcc; then
 	seed arm-linux-gnueabihf- arm
 else
-	skip "arm-linux-gnueabihf-gcc not installed"
+	missing arm-linux-gnueabihf-gcc
 fi
 done_testing

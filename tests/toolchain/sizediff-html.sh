@@ -138,7 +138,7 @@ sys.exit(1 if bad else 0)
 PY
 
 if [ ! -x "$chromium" ]; then
-	skip "no $chromium (Debian's chromium): the page is not rendered"
+	skip_missing chromium "no $chromium: the page is not rendered"
 else
 	if render page.html dom.html && out=$(python3 check-dom.py dom.html all.json dom.html.err 2>&1); then
 		ok "chromium: no script error; leaf areas add up to the treemap and follow the bytes; by directory as --json; tables filled ($out)"
@@ -226,6 +226,6 @@ if have arm-linux-gnueabihf-gcc; then
 		ok "...and the existing page is left as it was, with no temporary file" ||
 		not_ok "...and the existing page is left as it was, with no temporary file"
 else
-	skip "arm-linux-gnueabihf-gcc not installed: two architectures not tested"
+	skip_missing arm-linux-gnueabihf-gcc "two architectures not tested"
 fi
 done_testing

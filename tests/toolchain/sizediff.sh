@@ -436,7 +436,7 @@ reasons() {
 	prefix=$1 name=$2
 	sd=$BIN/${prefix}lto-sizediff nm=${prefix}nm ld=$BIN/${prefix}lto-ld
 	if [ ! -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
-		skip "$name: --report: lto-ld-plugin.so not built (binutils-dev missing)"
+		skip_missing binutils-dev "$name: --report: lto-ld-plugin.so not built"
 		return
 	fi
 	mkdir "$name-keep" && cd "$name-keep" || return
@@ -554,7 +554,7 @@ if have arm-linux-gnueabihf-gcc; then
 		{ not_ok "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm"; diag "$out"; }
 	cd ..
 else
-	skip "arm-linux-gnueabihf-gcc not installed"
+	missing arm-linux-gnueabihf-gcc
 fi
 
 cd host || exit 99
@@ -667,7 +667,7 @@ if [ -f ../host-keep/r.json ]; then
 	json_is "--report: a report with \\u escapes joins as the plain one" escaped-out.json \
 		"'m\\\\u0061in' in open('escaped.json').read() and r['reasons']['kept'] == json.load(open('$k/reasons.json'))['reasons']['kept']"
 else
-	skip "--report: bad reports: lto-ld-plugin.so not built"
+	skip_missing binutils-dev "--report: bad reports: lto-ld-plugin.so not built"
 fi
 
 # aliases: a linked image holds one body under two names once; in a

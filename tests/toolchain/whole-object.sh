@@ -112,6 +112,6 @@ whole "" host
 if have arm-linux-gnueabihf-gcc && have qemu-arm; then
 	whole arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
 else
-	skip "arm-linux-gnueabihf-gcc or qemu-arm not installed"
+	missing arm-linux-gnueabihf-gcc qemu-arm
 fi
 done_testing

@@ -2,7 +2,9 @@
 #ifndef LTO_LD_TAP_H
 #define LTO_LD_TAP_H
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_count, tap_failed;
@@ -33,6 +35,23 @@ static int tap_count, tap_failed;
 			printf("#   got '%s', want '%s'\n",               \
 			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");  \
 	} while (0)
+
+/*
+ * A test that cannot set itself up (no temporary directory) stops the
+ * whole program, loudly: the harness counts "Bail out!" as an error, where
+ * a silent return would only lose assertions.
+ */
+static inline void tap_bail_out(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(99);
+}
+
+/* A check that cannot run here: counted as a skip, with its reason. */
+static inline void tap_skip(const char *reason)
+{
+	printf("ok %d # SKIP %s\n", ++tap_count, reason);
+}
 
 static inline int tap_done(void)
 {

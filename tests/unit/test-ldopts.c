@@ -145,6 +145,8 @@ static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
 
+	if (!f)
+		tap_bail_out(path);
 	fputs(text, f);
 	fclose(f);
 }
@@ -160,7 +162,7 @@ static void test_response_files(void)
 	char *quoted = run_quote_arg(tricky);
 
 	if (!mkdtemp(dir))
-		return;
+		tap_bail_out("mkdtemp");
 	p1 = xasprintf("%s/one.rsp", dir);
 	p2 = xasprintf("%s/two.rsp", dir);
 	p3 = xasprintf("%s/loop.rsp", dir);
@@ -211,7 +213,7 @@ static void test_library_search(void)
 	char *defaults[] = { NULL, NULL };
 
 	if (!mkdtemp(dir))
-		return;
+		tap_bail_out("mkdtemp");
 	d1 = xasprintf("%s/d1", dir);
 	d2 = xasprintf("%s/d2", dir);
 	mkdir(d1, 0755);

@@ -100,6 +100,8 @@ static void write_bytes(const char *path, const void *buf, size_t len)
 {
 	FILE *f = fopen(path, "wb");
 
+	if (!f)
+		tap_bail_out(path);
 	fwrite(buf, 1, len, f);
 	fclose(f);
 }
@@ -375,7 +377,7 @@ int main(void)
 	char *rm[] = { "/bin/rm", "-rf", dir, NULL };
 
 	if (!mkdtemp(dir))
-		return 99;
+		tap_bail_out("mkdtemp");
 	test_elf_variants();
 	test_archives();
 	test_bad_objects();
