@@ -15,12 +15,6 @@
  *   lto-ld:exports=FILE      of the exports other units name (the
  *                            object's .lto_ld.exports), keep only those
  *                            FILE names, one a line ('#' comments)
- *   lto-ld:internalized=FILE write "NAME<TAB>OFFSET<TAB>INPUT" for every
- *                            definition the policy made internal (INPUT and
- *                            OFFSET as the linker names the IR input: an
- *                            archive and the member's offset, or a file and
- *                            0); the symbols list says the same, and lto-ld
- *                            reads that one
  *   lto-ld:symbols=FILE      list every IR symbol of every claimed file with
  *                            the linker's resolution, the one GCC got and
  *                            why: lto-ld's one side file, for --lto-report
@@ -156,8 +150,6 @@ static struct {
 	struct name_set export_names;	/* ... and .lto_ld.exports */
 	struct name_set kept_exports;	/* lto-ld:exports=FILE */
 	bool exports_policy;		/* lto-ld:exports was given */
-	char *internalized_path;
-	FILE *internalized;
 	char *symbols_path;
 	FILE *symbols;
 	bool reported;
@@ -479,17 +471,6 @@ static struct claimed_file *claimed_file(const void *handle)
 
 /* ---- get_symbols: the linker's resolutions, with the policy applied ---- */
 
-static void internalized(const void *handle, const char *name)
-{
-	const struct claimed_file *c;
-
-	if (!self.internalized)
-		return;
-	c = claimed_file(handle);
-	fprintf(self.internalized, "%s\t%#llx\t%s\n", name, c ? c->offset : 0,
-		c ? c->name : "");
-}
-
 /* The symbols list (for lto-ld's --lto-report). */
 
 /* One field: a tab first unless it is the line's first, then escaped. */
@@ -599,7 +580,6 @@ static void apply_policy(const void *handle, int nsyms,
 				why = "compiler";
 			} else {
 				s->resolution = LDPR_PREVAILING_DEF_IRONLY;
-				internalized(handle, s->name);
 				why = "internalized";
 			}
 		} else if (policy && s->def == LDPK_WEAKDEF &&
@@ -664,16 +644,6 @@ static enum ld_plugin_status all_symbols_read(void)
 		}
 		self.symbols = NULL;
 	}
-	if (self.internalized) {
-		int bad = ferror(self.internalized);
-
-		if (fclose(self.internalized) || bad) {
-			report(LDPL_ERROR, "%s: cannot write the list of "
-			       "internalized definitions", self.internalized_path);
-			st = LDPS_ERR;
-		}
-		self.internalized = NULL;
-	}
 	return st;
 }
 
@@ -714,18 +684,7 @@ static int our_option(const char *opt, const char **gcc_plugin)
 		return keep_file(opt + 10);
 	else if (!strncmp(opt, "exports=", 8))
 		return exports_file(opt + 8);
-	else if (!strncmp(opt, "internalized=", 13) && opt[13]) {
-		if (self.internalized)	/* the last one given */
-			fclose(self.internalized);
-		free(self.internalized_path);
-		self.internalized_path = copy_of(opt + 13);
-		self.internalized = fopen(self.internalized_path, "w");
-		if (!self.internalized) {
-			report(LDPL_FATAL, "%s: cannot write: %s",
-			       self.internalized_path, strerror(errno));
-			return -1;
-		}
-	} else if (!strncmp(opt, "symbols=", 8) && opt[8]) {
+	else if (!strncmp(opt, "symbols=", 8) && opt[8]) {
 		if (self.symbols)	/* the last one given */
 			fclose(self.symbols);
 		free(self.symbols_path);
@@ -885,8 +844,7 @@ enum ld_plugin_status onload(struct ld_plugin_tv *tv)
 	 * claimed files, and the end of symbol resolution.  Without one the
 	 * link is GCC's alone, whatever the linker offers.
 	 */
-	policy = self.whole_program || self.nkeep || self.internalized ||
-		 self.symbols;
+	policy = self.whole_program || self.nkeep || self.symbols;
 	if (policy && unknown >= 0) {
 		report(LDPL_FATAL, "the linker offers transfer vector entry %d, "
 		       "which this plugin does not know: lto-ld's link policy "

@@ -163,13 +163,13 @@ C
 	if COLLECT_GCC=$cc COLLECT_GCC_OPTIONS="'-flto=1'" "${prefix}ld" -r \
 		-plugin "$TOP_BUILDDIR/lto-ld-plugin.so" \
 		-plugin-opt=lto-ld:gcc-plugin="$("${prefix}gcc" -print-file-name=liblto_plugin.so)" \
-		-plugin-opt=lto-ld:whole-program -plugin-opt=lto-ld:internalized=raw.txt \
+		-plugin-opt=lto-ld:whole-program -plugin-opt=lto-ld:symbols=raw.txt \
 		-plugin-opt="$("${prefix}gcc" -print-prog-name=lto-wrapper)" \
 		-plugin-opt=-fresolution=raw.res -plugin-opt=-linker-output-known \
 		-plugin-opt=-flinker-output=nolto-rel -o raw.o caller.o target.o 2>raw.err &&
 	   "${prefix}nm" raw.o | grep -q ' U target_fn$' &&
 	   ! "${prefix}nm" raw.o | grep -q ' T target_fn$' &&
-	   grep -q "^target_fn	0	target.o$" raw.txt; then
+	   grep -q "^sym	target_fn	def	[A-Z_]*	PREVAILING_DEF_IRONLY	internalized	" raw.txt; then
 		ok "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output"
 	else
 		not_ok "$name: real ld + plugin: target_fn internalized and left undefined"
