@@ -835,6 +835,7 @@ void cache_link_free(struct cache_link *link)
 {
 	free(link->dir);	/* (the log is the tmp module's) */
 	free(link->compiler);
+	strvec_clear(&link->outputs);
 	memset(link, 0, sizeof(*link));
 }
 
@@ -976,6 +977,8 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 
 	if (!link->dir)
 		return false;
+	for (size_t i = 0; outputs[i]; i++)
+		strvec_push(&link->outputs, outputs[i]);
 	link->keyed = link_key(link, argv, settings) == 0;
 	if (!link->keyed) {
 		trace("LTO cache %s: this link is not cached (it searches "
@@ -998,8 +1001,9 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 	return hit;
 }
 
-void cache_link_store(struct cache_link *link, char *const *outputs)
+void cache_link_store(struct cache_link *link)
 {
+	char *const *outputs = link->outputs.v;
 	struct stat st;
 
 	if (!link->dir || !link->keyed || link->link_hit)

@@ -11,9 +11,10 @@
 #ifndef LTO_LD_CACHE_H
 #define LTO_LD_CACHE_H
 
+#include "strvec.h"
+
 #include <stdbool.h>
 
-struct strvec;
 struct toolchain;
 
 /* One link's use of the cache (dir NULL: no cache). */
@@ -25,6 +26,7 @@ struct cache_link {
 	bool keyed;		/* the link cache could name this link: */
 	unsigned char key[32];	/* ...by this */
 	bool link_hit;		/* its outputs came from the cache */
+	struct strvec outputs;	/* the files cache_link_store() keeps */
 };
 
 /*
@@ -58,8 +60,12 @@ void cache_link_free(struct cache_link *link);
 bool cache_link_fetch(struct cache_link *link, char *const *argv,
 		      char *const *settings, char *const *outputs);
 
-/* After ld wrote OUTPUTS: keep them for the next link with the same key. */
-void cache_link_store(struct cache_link *link, char *const *outputs);
+/*
+ * Once the outputs cache_link_fetch() was given are final (ld wrote
+ * them, and lto-ld tidied them: a hit then needs no tidying): keep them
+ * for the next link with the same key.
+ */
+void cache_link_store(struct cache_link *link);
 
 /* True when this process was started by lto-wrapper as COLLECT_GCC. */
 bool cache_ltrans_requested(void);

@@ -401,7 +401,8 @@ struct plugin_files {
 /*
  * Run the real ld with the LTO plugin, writing OUT, a link of KIND.
  * The plugin appends its own -flinker-output=rel for -r unless told the
- * output kind is known.
+ * output kind is known.  With CACHE_USED, the link's use of the cache is
+ * the caller's: it stores the outputs once it has finished them.
  */
 static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		   const struct inputs_info *info, enum link_kind kind,
@@ -465,14 +466,13 @@ static int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		goto done;
 	env_with(&env, settings.v);
 	rc = run_wait(argv.v, env.v);
-	if (rc == 0)
-		cache_link_store(&cache, outputs.v);
 cached:
-	if (rc == 0)
-		cache_link_end(&cache);
 	if (cache_used) {
-		*cache_used = cache;	/* (theirs to free) */
+		*cache_used = cache;	/* (theirs to store, end and free) */
 		memset(&cache, 0, sizeof(cache));
+	} else if (rc == 0) {
+		cache_link_store(&cache);
+		cache_link_end(&cache);
 	}
 done:
 	cache_link_free(&cache);
@@ -616,6 +616,11 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (rc == 0 && kind != LINK_FINAL)
 		rc = finish_partial(cmd, tc, info, lto_out, kind,
 				    whole ? symbols : NULL, &syms);
+	/* the outputs as finished: a hit needs no objcopy again */
+	if (rc == 0) {
+		cache_link_store(&cache);
+		cache_link_end(&cache);
+	}
 	if (rc == 0 && ir_part)
 		rc = add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)

@@ -132,6 +132,22 @@ LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program --lto-ke
 link_says "...a changed keep file is a new link" w3.log "the link's inputs are new"
 nm w3.o | grep -q ' T f2$' && ! nm w3.o | grep -q ' T f1$' &&
 	ok "...whose output keeps f2, not f1" || { not_ok "...whose output keeps f2, not f1"; diag "$(nm w3.o)"; }
+# A native ld -r of objects with debug information: lto-ld makes GCC's
+# early-debug anchors local with objcopy; the link cache keeps the output
+# as it is then, so a hit runs no objcopy and gives the same bytes.
+gcc -O2 -g -flto -c f1.c -o g1.o && gcc -O2 -g -flto -c f2.c -o g2.o
+# native_rel OUT: that ld -r, verbose output into OUT.log
+native_rel() {
+	LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-partial=native \
+		-o "$1" g1.o g2.o > "$1.log" 2>&1
+}
+check "a native ld -r of objects with debug information" native_rel d1
+link_says "...makes the debug anchors local" d1.log "debug anchor symbols local"
+check "...the same again" native_rel d2
+link_says "...is answered by the link cache" d2.log "WPA and LTRANS skipped"
+grep -q 'debug anchor symbols local' d2.log && not_ok "...with no objcopy: the output was kept tidied" ||
+	ok "...with no objcopy: the output was kept tidied"
+check "...and the same bytes" cmp d1 d2
 
 # ---- the gcc -B route: the driver runs LTO, lto-ld is its ld ----
 mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
