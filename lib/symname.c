@@ -8,6 +8,12 @@ static const char *const words[] = {
 	"lto_priv", "constprop", "isra", "part", "cold", "localalias", "clone",
 };
 
+const char *const *symname_suffix_words(size_t *n)
+{
+	*n = sizeof(words) / sizeof(words[0]);
+	return words;
+}
+
 static bool is_word(const char *s, size_t len)
 {
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)

@@ -40,4 +40,11 @@ char *symname_normalize(const char *name, enum symname_mode mode);
  */
 bool symname_is_copy(const char *name, size_t base);
 
+/*
+ * The suffix words, for the kernel checks' copy of the rule
+ * (tests/kernel/gcc-suffixes.sh), which test-symname compares: N gets
+ * their number.
+ */
+const char *const *symname_suffix_words(size_t *n);
+
 #endif

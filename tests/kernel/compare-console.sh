@@ -10,6 +10,7 @@
 # BUG or WARNING in either console.
 # Usage: compare-console.sh REFERENCE.log CANDIDATE.log
 set -u
+. "$(dirname "$0")/gcc-suffixes.sh"
 
 # normalize LOG: what must match between the two kernels
 normalize() {
@@ -31,8 +32,8 @@ normalize() {
 	    -e '/^lto-ld-init: kallsyms /d' \
 	    -e 's/ltoinit_syms=[^ "]*/ltoinit_syms=<names>/' \
 	    -e 's/ after [0-9]* usecs$/ after <n> usecs/' \
-	    -e '/# .*: Test should be marked slow (runtime: /d' \
-	    -e 's/\.\(lto_priv\|constprop\|isra\|part\)\.[0-9]\+//g' "$1"
+	    -e '/# .*: Test should be marked slow (runtime: /d' "$1" |
+		sed -E "s/$gcc_suffix_ere//g"
 }
 
 status=0

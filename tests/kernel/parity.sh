@@ -15,10 +15,12 @@ console() {
 	sed -e 's/\r$//' -e 's/^\[ *[0-9]*\.[0-9]*\] //' "$1"
 }
 
+. "$(dirname "$0")/gcc-suffixes.sh"
+
 # plain_name: strip the suffixes GCC gives clones and privatized statics
-# (.lto_priv.N, .constprop.N, .isra.N, .part.N, .cold) from stdin's names
+# (.lto_priv.N, .constprop.N, .isra.N, .part.N, .cold...) from stdin's names
 plain_name() {
-	sed -E 's/\.(lto_priv|constprop|isra|part|cold)(\.[0-9]+)?//g'
+	sed -E "s/$gcc_suffix_ere//g"
 }
 
 # ktap LOG: one "STATUS ID" line per KUnit result (pass, fail or skip);

@@ -3,6 +3,43 @@
 #include "tap.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/*
+ * The kernel checks' shell copy of the rule (gcc_suffix_words='a|b|...'
+ * in tests/kernel/gcc-suffixes.sh) names the same words as lib/symname.c.
+ */
+static void shell_rule_agrees(void)
+{
+	const char *top = getenv("TOP_SRCDIR");
+	char path[4096], line[512], *words = NULL, *end;
+	const char *const *lib_words;
+	size_t n, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/kernel/gcc-suffixes.sh", top ? top : "../..");
+	f = fopen(path, "r");
+	if (!f)
+		tap_bail_out(path);
+	while (!words && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "gcc_suffix_words='", 18))
+			words = line + 18;
+	fclose(f);
+	ok(words && (end = strchr(words, '\'')), "%s names gcc_suffix_words", path);
+	if (!words || !end)
+		return;
+	*end = '\0';
+	lib_words = symname_suffix_words(&n);
+	for (char *w = strtok(words, "|"); w; w = strtok(NULL, "|")) {
+		size_t i = 0;
+
+		while (i < n && strcmp(lib_words[i], w))
+			i++;
+		ok(i < n, "the kernel checks' suffix '%s' is lib/symname's", w);
+		found += i < n;
+	}
+	ok(found == n, "the kernel checks name all %zu of lib/symname's suffixes (%zu)", n, found);
+}
 
 static void normalizes(const char *name, enum symname_mode mode, const char *want)
 {
@@ -24,6 +61,7 @@ static const char *const alike[][2] = {
 
 int main(void)
 {
+	shell_rule_agrees();
 	for (size_t i = 0; i < sizeof(alike) / sizeof(alike[0]); i++) {
 		normalizes(alike[i][0], SYMNAME_CLONES, alike[i][1]);
 		normalizes(alike[i][0], SYMNAME_STATICS, alike[i][1]);
