@@ -844,7 +844,6 @@ void cache_link_free(struct cache_link *link)
 struct link_hash {
 	struct sha256 *h;
 	const char *tmpdir;
-	int rc;
 };
 
 /* A relocatable ELF object (by its first bytes)? */
@@ -865,16 +864,18 @@ static bool is_relocatable(const char *path)
 	return rel;
 }
 
+/*
+ * A thin archive's member: its path and its sections.  A member of a
+ * regular archive named by a thin one is not keyed (-1: no cache).
+ */
 static int hash_member(const struct scan_object *obj, void *data)
 {
 	struct link_hash *lh = data;
 
-	if (obj->in_thin_archive && !obj->member) {
-		hash_text(lh->h, obj->path);
-		if (hash_object(lh->h, obj->path, lh->tmpdir))
-			return -1;
-	}
-	return 0;
+	if (!obj->in_thin_archive || obj->member)
+		return -1;
+	hash_text(lh->h, obj->path);
+	return hash_object(lh->h, obj->path, lh->tmpdir) ? -1 : 0;
 }
 
 /* Linker script words that read other files. */
@@ -900,7 +901,7 @@ static int hash_named_file(struct sha256 *h, const char *token, const char *tmpd
 {
 	const char *eq = strrchr(token, '='), *path = eq ? eq + 1 : token;
 	struct scan_file_info info;
-	struct link_hash lh = { h, tmpdir, 0 };
+	struct link_hash lh = { h, tmpdir };
 	struct stat st;
 
 	if (!*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
@@ -909,8 +910,13 @@ static int hash_named_file(struct sha256 *h, const char *token, const char *tmpd
 		return hash_object(h, path, tmpdir);
 	if (scan_file_kind(path, &info) != 0)
 		return -1;
+	/*
+	 * A thin archive by the files it names, not by its bytes: its headers
+	 * hold each member's size, and GCC's random section names vary in
+	 * length, so the same IR compiled again changes the size.
+	 */
 	if (info.kind == FILE_THIN_ARCHIVE)
-		return hash_file(h, path) || scan_file(path, hash_member, &lh, NULL) ? -1 : 0;
+		return scan_file(path, hash_member, &lh, NULL) ? -1 : 0;
 	if (info.kind == FILE_OTHER && names_other_files(path))
 		return -1;
 	return hash_file(h, path);

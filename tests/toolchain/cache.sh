@@ -132,6 +132,32 @@ LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program --lto-ke
 link_says "...a changed keep file is a new link" w3.log "the link's inputs are new"
 nm w3.o | grep -q ' T f2$' && ! nm w3.o | grep -q ' T f1$' &&
 	ok "...whose output keeps f2, not f1" || { not_ok "...whose output keeps f2, not f1"; diag "$(nm w3.o)"; }
+# kbuild's shape: a whole-program ld -r of a thin archive (vmlinux.a).
+# GCC names IR sections with a random number printed without leading
+# zeros: one compile in 16 gives the same IR in a file of another size,
+# which the archive's headers hold.
+# thin_rel OUT: that ld -r of thin.a, verbose output into OUT.log
+thin_rel() {
+	LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program \
+		--lto-keep=keep.txt -o "$1" --whole-archive thin.a > "$1.log" 2>&1
+}
+# thin_ar: thin.a made again, as kbuild makes vmlinux.a
+thin_ar() { rm -f thin.a && ar cDPrST thin.a t1.o t2.o; }
+gcc -O2 -flto -c f2.c -o t2.o && gcc -O2 -flto -c f1.c -o t1.o && thin_ar
+check "whole-program ld -r of a thin archive" thin_rel a1
+size1=$(wc -c < t2.o) tries=0
+while [ "$(wc -c < t2.o)" = "$size1" ] && [ $tries -lt 400 ]; do
+	gcc -O2 -flto -c f2.c -o t2.o; tries=$((tries + 1))
+done
+[ "$(wc -c < t2.o)" != "$size1" ] && ok "...a member compiled again: the same IR in a file of another size" ||
+	not_ok "...a member compiled again: the same IR in a file of another size ($tries compiles)"
+thin_ar
+check "...linked again" thin_rel a2
+link_says "...is answered by the link cache" a2.log "WPA and LTRANS skipped"
+check "...with the same bytes" cmp a1 a2
+sed 's/y \* 2;/y * 9;/' f2.c > t2.c && gcc -O2 -flto -c t2.c -o t2.o && thin_ar
+check "...that member changed (f2 returns x * 9)" thin_rel a3
+link_says "...is a new link" a3.log "the link's inputs are new"
 # A native ld -r of objects with debug information: lto-ld makes GCC's
 # early-debug anchors local with objcopy; the link cache keeps the output
 # as it is then, so a hit runs no objcopy and gives the same bytes.
