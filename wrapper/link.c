@@ -35,6 +35,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* GCC's lto-min-partition (insns) for a whole-program ld -r */
+#define WHOLE_PROGRAM_MIN_PARTITION "2000"
+
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "dev"
 #endif
@@ -256,6 +259,16 @@ static char *collect_gcc_options(const struct ld_cmdline *cmd,
 		seed = xstrdup("-frandom-seed=lto-ld");
 	add_collect_option(&opts, seed);
 	free(seed);
+	/*
+	 * A whole-program ld -r (a kernel's vmlinux.o) is linked again
+	 * after every edit, and the LTRANS cache then compiles only the
+	 * partition that changed: GCC's 128 partitions rather than the
+	 * fewer its 10,000-insn minimum gives make that one smaller
+	 * (measured on mps2: the edit's vmlinux.o link 10.6 s -> 9.0 s).
+	 * Partitioning options in the LTO flags come later and win.
+	 */
+	if (kind != LINK_FINAL && cmd->whole_program)
+		add_collect_option(&opts, "--param=lto-min-partition=" WHOLE_PROGRAM_MIN_PARTITION);
 	/* LTRANS units need it too: it reconciles named sections' flags */
 	if (cc_plugin) {
 		char *flag = xasprintf("-fplugin=%s", cc_plugin);

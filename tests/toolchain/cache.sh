@@ -158,6 +158,29 @@ check "...with the same bytes" cmp a1 a2
 sed 's/y \* 2;/y * 9;/' f2.c > t2.c && gcc -O2 -flto -c t2.c -o t2.o && thin_ar
 check "...that member changed (f2 returns x * 9)" thin_rel a3
 link_says "...is a new link" a3.log "the link's inputs are new"
+# A whole-program ld -r is cut into partitions of 2,000 insns or more
+# rather than GCC's 10,000, so that an edit compiles less again: 24 units
+# of a few hundred insns each make more partitions here than for GCC.
+: > keep-g.txt
+for i in $(seq 1 24); do
+	{ printf 'void g%d(volatile int *a)\n{\n' "$i"
+	  for j in $(seq 1 100); do printf '\ta[%d] = a[%d] * %d + a[%d];\n' $((j % 7)) $((j % 5)) "$i$j" $((j % 3)); done
+	  printf '}\n'; } > "g$i.c"
+	gcc -O2 -flto -c "g$i.c" -o "g$i.o"
+	echo "g$i" >> keep-g.txt
+done
+# partitions OUT [OPTIONS...]: the LTRANS compiles of that ld -r (a new cache)
+partitions() {
+	out=$1; shift
+	LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$WORK/partitions-$out" -r --lto-whole-program \
+		--lto-keep=keep-g.txt "$@" -o "$out" g[0-9]*.o 2>&1 |
+		sed -n 's/.*LTO cache .*: 0 hits, \([0-9]*\) misses.*/\1/p'
+}
+n_ours=$(partitions g-ours) n_gcc=$(partitions g-gcc --lto-flags=--param=lto-min-partition=10000)
+[ "${n_gcc:-0}" -ge 1 ] && [ "${n_ours:-0}" -gt "$n_gcc" ] &&
+	ok "a whole-program ld -r: $n_ours partitions, $n_gcc with GCC's minimum size (the LTO flags win)" ||
+	not_ok "a whole-program ld -r: '$n_ours' partitions, '$n_gcc' with GCC's minimum size (expected more)"
+rm -f g-ours g-gcc
 # A native ld -r of objects with debug information: lto-ld makes GCC's
 # early-debug anchors local with objcopy; the link cache keeps the output
 # as it is then, so a hit runs no objcopy and gives the same bytes.
