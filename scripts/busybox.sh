@@ -2,9 +2,10 @@
 # A kbuild-style userland through lto-ld, side by side in one run:
 # Debian 12's busybox, defconfig, built plain and with GCC LTO the way
 # the README's recipe says (CC="gcc -B<dir with lto-ld as ld>/" LD=lto-ld
-# EXTRA_CFLAGS=-flto), each followed by busybox's own testsuite (make
-# check, with the same make arguments as its build); the userland table
-# (size, build time, testsuite counts) goes into README.md.
+# EXTRA_CFLAGS=-flto, and in the cache variant its LTO_LD_CACHE), each
+# followed by busybox's own testsuite (make check, with the same make
+# arguments as its build); the userland table (size, build time,
+# testsuite counts) goes into README.md.
 #
 # Usage: scripts/busybox.sh LTO_LD [VARIANTS]
 #   VARIANTS: plain, lto (lto-ld's default ld -r mode), thin
