@@ -988,7 +988,8 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 	link->keyed = link_key(link, argv, settings) == 0;
 	if (!link->keyed) {
 		trace("LTO cache %s: this link is not cached (it searches "
-		      "libraries or its script names other files)", link->dir);
+		      "libraries, its script names other files, or a thin "
+		      "archive names a regular archive's member)", link->dir);
 		return false;
 	}
 	for (size_t i = 0; outputs[i] && hit; i++) {
