@@ -20,6 +20,12 @@ static uint64_t get(const struct elf *e, const unsigned char *p, int size)
 	return v;
 }
 
+static void put(const struct elf *e, unsigned char *p, int size, uint64_t v)
+{
+	for (int i = 0; i < size; i++)
+		p[e->big_endian ? size - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
 /* An address-sized field: 8 bytes at OFF64 in ELF64, 4 at OFF32 in ELF32. */
 static uint64_t word(const struct elf *e, const unsigned char *p, int off32,
 		     int off64)
@@ -73,7 +79,8 @@ int elf_open(struct elf *e, const struct elf_in *in)
 	return 1;
 }
 
-int elf_open_path(struct elf *e, const char *path)
+/* elf_open_path(), opened with FLAGS (O_RDONLY or O_RDWR). */
+static int open_path(struct elf *e, const char *path, int flags)
 {
 	struct elf_in in = { -1, 0, 0, NULL, 0 };
 	struct stat st;
@@ -81,7 +88,7 @@ int elf_open_path(struct elf *e, const char *path)
 
 	memset(e, 0, sizeof(*e));
 	e->in.fd = -1;
-	in.fd = open(path, O_RDONLY | O_CLOEXEC);
+	in.fd = open(path, flags | O_CLOEXEC);
 	if (in.fd < 0 || fstat(in.fd, &st) != 0) {
 		e->why = strerror(errno);
 		if (in.fd >= 0)
@@ -93,6 +100,16 @@ int elf_open_path(struct elf *e, const char *path)
 	e->in.fd = in.fd;
 	e->owns_fd = true;	/* closed by elf_close() */
 	return rc;
+}
+
+int elf_open_path(struct elf *e, const char *path)
+{
+	return open_path(e, path, O_RDONLY);
+}
+
+int elf_open_path_rw(struct elf *e, const char *path)
+{
+	return open_path(e, path, O_RDWR);
 }
 
 void elf_section(const struct elf *e, uint32_t i, Elf64_Shdr *sh)
@@ -306,6 +323,162 @@ int elf_symbols(struct elf *e, uint32_t symtab, elf_symbol_fn visit, void *data)
 	free(t.strs);
 	free(t.shndx);
 	return rc;
+}
+
+/* LEN bytes of BUF to OFF of the object, which must already hold that many. */
+static int elf_pwrite(struct elf *e, const void *buf, uint64_t len, uint64_t off)
+{
+	if (off > e->in.size || len > e->in.size - off)
+		return fail(e, "truncated: section beyond end of file");
+	if (!pwrite_full(e->in.fd, buf, len, e->in.base + (off_t)off))
+		return fail(e, strerror(errno));
+	return 0;
+}
+
+/* Section I's sh_info becomes INFO, in E's headers and in the file. */
+static int set_sh_info(struct elf *e, uint32_t i, uint32_t info)
+{
+	unsigned char *p = e->shdrs + (size_t)i * e->shentsize;
+	int at = e->is64 ? 44 : 28;
+
+	put(e, p + at, 4, info);
+	return elf_pwrite(e, p + at, 4, e->shoff + (uint64_t)i * e->shentsize + at);
+}
+
+/* The relocations of SH (SHT_REL or SHT_RELA) name symbol I as MAP[I] now. */
+static int renumber_relocations(struct elf *e, const Elf64_Shdr *sh,
+				const uint32_t *map, uint64_t count)
+{
+	bool rela = sh->sh_type == SHT_RELA;
+	uint64_t min = e->is64 ? (rela ? 24 : 16) : (rela ? 12 : 8);
+	int size = e->is64 ? 8 : 4, shift = e->is64 ? 32 : 8;
+	uint64_t type_mask = ((uint64_t)1 << shift) - 1;
+	unsigned char *r;
+	int rc;
+
+	if (sh->sh_entsize < min)
+		return fail(e, "bad relocation section");
+	if (!(r = elf_load(e, sh->sh_offset, sh->sh_size)))
+		return -1;
+	for (uint64_t off = 0; off + sh->sh_entsize <= sh->sh_size; off += sh->sh_entsize) {
+		/* r_info: the symbol above the type, after r_offset */
+		uint64_t info = get(e, r + off + size, size);
+
+		if (info >> shift >= count) {
+			free(r);
+			return fail(e, "a relocation names a symbol beyond the symbol table");
+		}
+		put(e, r + off + size, size,
+		    (uint64_t)map[info >> shift] << shift | (info & type_mask));
+	}
+	rc = elf_pwrite(e, r, sh->sh_size, sh->sh_offset);
+	free(r);
+	return rc;
+}
+
+/* Everything that names symbols of SYMTAB by index follows MAP. */
+static int renumber_references(struct elf *e, uint32_t symtab,
+			       const uint32_t *map, uint64_t count)
+{
+	Elf64_Shdr sh;
+	int rc = 0;
+
+	for (uint32_t i = 1; rc == 0 && i < e->shnum; i++) {
+		elf_section(e, i, &sh);
+		if (sh.sh_link != symtab)
+			continue;
+		if (sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA)
+			rc = renumber_relocations(e, &sh, map, count);
+		else if (sh.sh_type == SHT_GROUP && sh.sh_info < count)
+			rc = set_sh_info(e, i, map[sh.sh_info]);	/* its signature */
+	}
+	return rc;
+}
+
+/*
+ * T's symbols in their new order (old I at MAP[I]), the chosen ones
+ * (MAP[I] < LOCALS, I >= FIRST_GLOBAL) bound local, written over T's
+ * table and its SHT_SYMTAB_SHNDX section.
+ */
+static int write_symbols(struct elf *e, uint32_t symtab, const struct symtab *t,
+			 const uint32_t *map, uint64_t first_global, uint64_t locals)
+{
+	unsigned char *syms = malloc(t->count * t->entsize);
+	uint32_t *shndx = t->shndx ? malloc(t->count * 4) : NULL;
+	int info = e->is64 ? 4 : 12, rc = 0;
+	Elf64_Shdr sh;
+
+	if (!syms || (t->shndx && !shndx))
+		rc = fail(e, "out of memory");
+	for (uint64_t i = 0; rc == 0 && i < t->count; i++) {
+		unsigned char *p = syms + map[i] * t->entsize;
+
+		memcpy(p, t->syms + i * t->entsize, t->entsize);
+		if (i >= first_global && map[i] < locals)
+			p[info] = (unsigned char)ELF64_ST_INFO(STB_LOCAL, ELF64_ST_TYPE(p[info]));
+		if (shndx)
+			shndx[map[i]] = t->shndx[i];
+	}
+	elf_section(e, symtab, &sh);
+	if (rc == 0)
+		rc = elf_pwrite(e, syms, t->count * t->entsize, sh.sh_offset);
+	for (uint32_t i = 1; rc == 0 && shndx && i < e->shnum; i++) {
+		elf_section(e, i, &sh);
+		if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == symtab)
+			rc = elf_pwrite(e, shndx, t->count * 4, sh.sh_offset);
+	}
+	free(syms);
+	free(shndx);
+	return rc;
+}
+
+int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
+{
+	struct symtab t = { NULL, NULL, NULL, 0, 0, 0 };
+	uint32_t symtab = 0, *map = NULL;
+	uint64_t first_global, picked = 0, next, rest;
+	Elf64_Shdr sh;
+	int rc;
+
+	for (uint32_t i = 1; i < e->shnum && !symtab; i++) {
+		elf_section(e, i, &sh);
+		if (sh.sh_type == SHT_SYMTAB)
+			symtab = i;
+	}
+	if (!symtab)
+		return 0;
+	if (e->is64 && e->machine == EM_MIPS)
+		return fail(e, "MIPS64 relocations are not supported");
+	rc = load_symtab(e, symtab, &t);
+	elf_section(e, symtab, &sh);
+	first_global = sh.sh_info;
+	if (rc == 0 && (first_global > t.count || t.count > UINT32_MAX))
+		rc = fail(e, "bad symbol table");
+	if (rc == 0 && !(map = calloc(t.count + 1, sizeof(*map))))
+		rc = fail(e, "out of memory");
+	/* first the choice (1 in MAP), then the numbering: chosen ones after the locals */
+	for (uint64_t i = first_global; rc == 0 && i < t.count; i++) {
+		struct elf_symbol s;
+
+		get_symbol(e, &t, i, &s);
+		map[i] = s.bind != STB_LOCAL && pick(e, &s, data);
+		picked += map[i];
+	}
+	next = first_global;
+	rest = first_global + picked;
+	for (uint64_t i = 0; rc == 0 && picked && i < t.count; i++)
+		map[i] = (uint32_t)(i < first_global ? i : map[i] ? next++ : rest++);
+	if (rc == 0 && picked)
+		rc = write_symbols(e, symtab, &t, map, first_global, first_global + picked);
+	if (rc == 0 && picked)
+		rc = set_sh_info(e, symtab, (uint32_t)(first_global + picked));
+	if (rc == 0 && picked)
+		rc = renumber_references(e, symtab, map, t.count);
+	free(map);
+	free(t.syms);
+	free(t.strs);
+	free(t.shndx);
+	return rc ? -1 : (int64_t)picked;
 }
 
 void elf_close(struct elf *e)

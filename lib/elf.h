@@ -7,6 +7,8 @@
  * 0), and symbols whose st_shndx is SHN_XINDEX (SHT_SYMTAB_SHNDX), as
  * objects with 65,280 sections or more have them.
  *
+ * One edit is made in place: symbols made local (elf_localize).
+ *
  * It prints nothing and never exits: a failure returns -1 with the
  * reason in elf.why, for the caller to name the file (the plugin runs
  * inside ld, lto-ld prints its own messages).  Headers come in the
@@ -66,6 +68,9 @@ int elf_open(struct elf *e, const struct elf_in *in);
  */
 int elf_open_path(struct elf *e, const char *path);
 
+/* As elf_open_path(), open for writing too: for elf_localize(). */
+int elf_open_path_rw(struct elf *e, const char *path);
+
 /*
  * Read the section headers and the section name table: 0, or -1 when
  * they are corrupt or beyond the object's end.  An object without
@@ -108,6 +113,21 @@ typedef int (*elf_symbol_fn)(const struct elf_symbol *sym, void *data);
  * table, its string table or its SHT_SYMTAB_SHNDX section is corrupt.
  */
 int elf_symbols(struct elf *e, uint32_t symtab, elf_symbol_fn visit, void *data);
+
+/* Does SYM of E become local?  For elf_localize(). */
+typedef bool (*elf_pick_fn)(const struct elf *e, const struct elf_symbol *sym,
+			    void *data);
+
+/*
+ * Make the global and weak symbols of E's symbol table that PICK
+ * chooses local, in place: E is open on a descriptor that can also
+ * write (the file keeps its size).  ELF wants the local symbols first,
+ * so the chosen ones move to just after the old locals; relocations and
+ * group signatures are renumbered to match, as objcopy
+ * --localize-symbols does.  How many were made local, or -1 (E->why
+ * set), after which the file may be half written.
+ */
+int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data);
 
 /* Free what E holds and close its file if elf_open_path() opened it. */
 void elf_close(struct elf *e);

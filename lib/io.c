@@ -19,3 +19,20 @@ bool pread_full(int fd, void *buf, size_t len, off_t off)
 	}
 	return true;
 }
+
+bool pwrite_full(int fd, const void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t put = pwrite(fd, (const char *)buf + done, len - done,
+				     off + (off_t)done);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return false;
+		done += (size_t)put;
+	}
+	return true;
+}

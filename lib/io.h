@@ -1,4 +1,4 @@
-/* Reading files in place: what lib/elf.c, the scanner and the cache share. */
+/* Reading and writing files in place: what lib/elf.c, the scanner and the cache share. */
 #ifndef LTO_LD_IO_H
 #define LTO_LD_IO_H
 
@@ -12,5 +12,8 @@
  * reading fails (errno).  Prints nothing, never exits: the plugin uses it.
  */
 bool pread_full(int fd, void *buf, size_t len, off_t off);
+
+/* Exactly LEN bytes of BUF to OFF of FD, as pread_full(); false on failure (errno). */
+bool pwrite_full(int fd, const void *buf, size_t len, off_t off);
 
 #endif

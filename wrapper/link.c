@@ -402,7 +402,7 @@ static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (symbols && lost_definitions(cmd, info, &syms->undefined, symbols))
 		return 1;
 	/* (making anchors local changes no name the report looks for) */
-	return native ? debug_anchors_localize(tc, out, &syms->anchors) : 0;
+	return native ? debug_anchors_localize(out, &syms->anchors) : 0;
 }
 
 /* The files the plugin reads and writes for one LTO link (each may be NULL). */

@@ -1,10 +1,6 @@
 #include "debuganchors.h"
 #include "elf.h"
-#include "progs.h"
-#include "run.h"
 #include "strvec.h"
-#include "tmp.h"
-#include "../toolchain.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -39,6 +35,13 @@ static bool allocated(const struct elf *e, uint32_t shndx)
 	return sh.sh_flags & SHF_ALLOC;
 }
 
+/* The rule: weak, hidden, in a section that is never loaded. */
+static bool is_anchor(const struct elf *e, const struct elf_symbol *s)
+{
+	return s->bind == STB_WEAK && s->visibility == STV_HIDDEN &&
+	       s->in_section && !allocated(e, s->shndx);
+}
+
 static int see_symbol(const struct elf_symbol *s, void *data)
 {
 	struct symbol_lists *l = data;
@@ -54,8 +57,7 @@ static int see_symbol(const struct elf_symbol *s, void *data)
 			strvec_push(l->undefined, s->name);
 		return 0;
 	}
-	if (s->bind == STB_WEAK && s->visibility == STV_HIDDEN &&
-	    s->in_section && !allocated(l->elf, s->shndx))
+	if (is_anchor(l->elf, s))
 		strvec_push(l->anchors, s->name);
 	return 0;
 }
@@ -117,36 +119,35 @@ void output_syms_clear(struct output_syms *syms)
 	syms->known = syms->read = false;
 }
 
-int debug_anchors_localize(const struct toolchain *tc, const char *path,
-			   const struct strvec *names)
+static bool pick_anchor(const struct elf *e, const struct elf_symbol *s,
+			void *data)
 {
-	struct strvec argv = STRVEC_INIT;
-	char *objcopy_name, *list, *at;
+	(void)data;
+	return s->name && *s->name && is_anchor(e, s);
+}
+
+int debug_anchors_localize(const char *path, const struct strvec *names)
+{
+	struct elf e;
+	int64_t made = 0;
 	int rc;
 
 	if (names->n == 0)
 		return 0;
-	objcopy_name = xasprintf("%sobjcopy", tc->prefix);
-	strvec_push_nodup(&argv, find_program(objcopy_name));
-	if (!argv.v[0]) {
-		rc = error("cannot find '%s' (needed to tidy %s)", objcopy_name, path);
-		goto out;
-	}
-	list = tmp_file("debug-anchors.txt");
-	at = list ? run_response_file(list, names->v) : NULL;
-	if (!at) {
-		rc = 1;
-		goto out;
-	}
-	strvec_pushf(&argv, "--localize-symbols=%s", at + 1);
-	free(at);
-	strvec_push(&argv, path);
 	trace("making %zu debug anchor symbols local in %s", names->n, path);
-	rc = run_wait(argv.v, NULL);
-	if (rc)
-		rc = error("%s failed (exit %d) on %s", argv.v[0], rc, path);
-out:
-	free(objcopy_name);
-	strvec_clear(&argv);
+	rc = elf_open_path_rw(&e, path);
+	if (rc == 0)
+		e.why = "not an ELF file";
+	if (rc > 0 && elf_read_sections(&e) == 0)
+		made = elf_localize(&e, pick_anchor, NULL);
+	else
+		made = -1;
+	if (made >= 0 && (size_t)made != names->n) {
+		e.why = "its debug anchors changed while it was being tidied";
+		made = -1;
+	}
+	rc = made < 0 ? error("%s: cannot make its debug anchors local: %s",
+			      path, e.why) : 0;
+	elf_close(&e);
 	return rc;
 }

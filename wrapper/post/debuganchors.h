@@ -16,8 +16,6 @@
 
 #include <stdbool.h>
 
-struct toolchain;
-
 /* What one read of an output's symbol tables gives. */
 struct output_syms {
 	/* debug anchors: weak hidden symbols of non-allocated sections */
@@ -41,8 +39,11 @@ int output_symbols(const char *path, struct output_syms *syms);
 
 void output_syms_clear(struct output_syms *syms);
 
-/* Make the symbols NAMES of PATH (an ELF object) local, with objcopy. */
-int debug_anchors_localize(const struct toolchain *tc, const char *path,
-			   const struct strvec *names);
+/*
+ * Make the debug anchors NAMES (output_symbols() found them) of PATH, an
+ * ELF object, local, in place: objcopy would write the whole object
+ * again, a second a kernel's vmlinux.o.  0, or 1 after an error.
+ */
+int debug_anchors_localize(const char *path, const struct strvec *names);
 
 #endif
