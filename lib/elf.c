@@ -452,7 +452,9 @@ int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
 	rc = load_symtab(e, symtab, &t);
 	elf_section(e, symtab, &sh);
 	first_global = sh.sh_info;
-	if (rc == 0 && (first_global > t.count || t.count > UINT32_MAX))
+	/* (symbol 0, the null symbol, is local: sh_info is at least 1) */
+	if (rc == 0 && t.count &&
+	    (first_global == 0 || first_global > t.count || t.count > UINT32_MAX))
 		rc = fail(e, "bad symbol table");
 	if (rc == 0 && !(map = calloc(t.count + 1, sizeof(*map))))
 		rc = fail(e, "out of memory");

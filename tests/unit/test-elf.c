@@ -3,7 +3,7 @@
  * byte: both classes and byte orders, extended numbering (e_shnum 0,
  * e_shstrndx SHN_XINDEX, symbols through SHT_SYMTAB_SHNDX), GCC's IR
  * symbol table, an object at a 4 GiB offset of a sparse file, and
- * corrupt headers.
+ * corrupt headers; and elf_localize's in-place edit of those objects.
  */
 #include "../../lib/elf.h"
 #include "tap.h"
@@ -273,6 +273,91 @@ static void test_far_offset(void)
 	free(b);
 }
 
+static int64_t localized_count;
+
+static bool pick_high(const struct elf *e, const struct elf_symbol *sym, void *data)
+{
+	(void)e;
+	(void)data;
+	return sym->name && !strcmp(sym->name, "high");
+}
+
+/* What elf_localize left: symbol I's name and binding, in order. */
+struct after {
+	const char *names[5];
+	unsigned char binds[5];
+	uint32_t high_shndx;
+	int n;
+};
+
+static int see_after(const struct elf_symbol *sym, void *data)
+{
+	struct after *a = data;
+
+	if (a->n < 5) {
+		a->names[a->n] = sym->name && *sym->name ? strdup(sym->name) : NULL;
+		a->binds[a->n] = sym->bind;
+	}
+	if (sym->name && !strcmp(sym->name, "high"))
+		a->high_shndx = sym->shndx;
+	a->n++;
+	return 0;
+}
+
+/*
+ * "high" (weak, hidden, the last symbol but two) made local in place:
+ * it moves to index 1, before "low", sh_info becomes 2, and its section
+ * index (SHN_XINDEX in the extended case) moves with it.
+ */
+static void check_localize(const char *what, const struct spec *s)
+{
+	size_t len, shent = s->is64 ? 64 : 40;
+	unsigned char *b = build(s, &len);
+	size_t shoff = len - (size_t)s->nsec * shent;
+	char *path;
+	struct after a = { { NULL }, { 0 }, 0, 0 };
+	struct elf e;
+	Elf64_Shdr sh;
+
+	put(b + shoff + S_SYMTAB * shent + (s->is64 ? 44 : 28), 1, 4, s->be);
+	path = write_object("local.o", b, len, 0);
+	localized_count = -1;
+	if (elf_open_path_rw(&e, path) == 1 && elf_read_sections(&e) == 0)
+		localized_count = elf_localize(&e, pick_high, NULL);
+	elf_close(&e);
+	ok(localized_count == 1, "%s: one symbol made local", what);
+	if (elf_open_path(&e, path) == 1 && elf_read_sections(&e) == 0) {
+		elf_section(&e, S_SYMTAB, &sh);
+		elf_symbols(&e, S_SYMTAB, see_after, &a);
+	}
+	elf_close(&e);
+	ok(sh.sh_info == 2 && a.n == 5 && a.names[1] && !strcmp(a.names[1], "high") &&
+	   a.binds[1] == STB_LOCAL && a.names[2] && !strcmp(a.names[2], "low") &&
+	   a.binds[2] == STB_GLOBAL && a.names[3] && !strcmp(a.names[3], "undef"),
+	   "%s: ...moved before the globals, sh_info 2", what);
+	ok(a.high_shndx == s->nsec - 1, "%s: ...its section index with it (%u)", what,
+	   a.high_shndx);
+	for (int i = 0; i < 5; i++)
+		free((char *)a.names[i]);
+	unlink(path);
+	free(path);
+	free(b);
+}
+
+static void test_localize(void)
+{
+	for (int is64 = 0; is64 < 2; is64++)
+		for (int be = 0; be < 2; be++) {
+			struct spec s = { is64, be, 8, 0 };
+			char what[64];
+
+			snprintf(what, sizeof(what), "localize, ELF%d %s", is64 ? 64 : 32,
+				 be ? "big-endian" : "little-endian");
+			check_localize(what, &s);
+		}
+	check_localize("localize, extended numbering", &(struct spec){ 1, 1, 65300, 1 });
+}
+
 /* Open B (LEN bytes) and read its sections: elf_open's, then elf_read_sections's result. */
 static int open_bytes(const unsigned char *b, size_t len, const char **why)
 {
@@ -336,6 +421,7 @@ int main(void)
 	test_far_offset();
 	test_corrupt();
 	test_no_sections();
+	test_localize();
 	ok(!strcmp(elf_machine_name(EM_ARM), "ARM") &&
 	   !strcmp(elf_machine_name(12345), "another machine"), "machine names");
 	for (const char *const *f = (const char *const[]){ "small.o", "many.o",
