@@ -34,7 +34,6 @@ C
 # same OBJ1 OBJ2 TOOL-PREFIX: what binutils shows of both is the same
 same() {
 	for how in "nm -a" "readelf -rW" "readelf -gW"; do
-		set -- "$1" "$2" "$3"
 		$3${how% *} ${how#* } "$1" | sed "s/$1//" > a.txt
 		$3${how% *} ${how#* } "$2" | sed "s/$2//" > b.txt
 		cmp -s a.txt b.txt || { echo "$how differs"; diff a.txt b.txt | head; return 1; }
