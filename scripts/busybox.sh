@@ -11,8 +11,10 @@
 #   VARIANTS: plain, lto (lto-ld's default ld -r mode), thin
 #   (LTO_LD_PARTIAL=thin), native (LTO_LD_PARTIAL=native), cache (the
 #   default mode with an LTRANS cache that starts empty, in the tree's
-#   .lto-ld-cache: trylink's repeated links share it); default
-#   "plain lto thin"; plain always runs, it is the reference
+#   .lto-ld-cache: trylink's repeated links share it), gcc (GCC's own LTO
+#   without lto-ld: EXTRA_CFLAGS=-flto and busybox's own gcc -r, the
+#   control); default "plain lto thin"; plain always runs, it is the
+#   reference
 # The source comes from Debian's archive (apt-get source), through a
 # sources list and lists folder of this script's own: the system's
 # apt configuration is not changed.  Builds are not cached (timings).
@@ -56,6 +58,7 @@ bbmake() {
 	v=$1; shift
 	case $v in
 	plain) make -C "$dir/$v" "$@" ;;
+	gcc) make -C "$dir/$v" EXTRA_CFLAGS=-flto "$@" ;;
 	*)	partial= cache=
 		case $v in thin|native) partial=$v ;; esac
 		[ "$v" = cache ] && cache=$dir/$v/.lto-ld-cache
@@ -109,6 +112,7 @@ label() {
 	thin) echo "LTO, LTO_LD_PARTIAL=thin" ;;
 	native) echo "LTO, LTO_LD_PARTIAL=native" ;;
 	cache) echo "LTO, default mode, LTO_LD_CACHE (empty at the start)" ;;
+	gcc) echo "LTO without lto-ld (gcc -flto, busybox's own gcc -r)" ;;
 	esac
 }
 
@@ -123,7 +127,7 @@ fi
 [ $# -gt 0 ] || set -- lto thin
 set -- plain $(printf '%s\n' "$@" | grep -vx plain)
 for v in "$@"; do
-	case $v in plain|lto|thin|native|cache) ;; *) echo "busybox: unknown variant '$v'" >&2; exit 2 ;; esac
+	case $v in plain|lto|thin|native|cache|gcc) ;; *) echo "busybox: unknown variant '$v'" >&2; exit 2 ;; esac
 done
 mkdir -p "$dir"
 fetch

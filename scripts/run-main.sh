@@ -12,5 +12,5 @@ dir=$top/_build/default
 "$top/scripts/setup.sh" "$dir"
 make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/demo.sh" "$dir/lto-ld"
-"$top/scripts/busybox.sh" "$dir/lto-ld" lto thin native cache
+"$top/scripts/busybox.sh" "$dir/lto-ld" lto thin native cache gcc
 exec "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32
