@@ -386,7 +386,7 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
  * wrote (OUT): definitions whole-program LTO lost, and debug anchors.
  * The one read of OUT's symbols goes into SYMS, for the report too.
  */
-static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
+static int finish_partial(const struct ld_cmdline *cmd,
 			  const struct inputs_info *info, const char *out,
 			  enum link_kind kind, const char *symbols,
 			  struct output_syms *syms)
@@ -402,7 +402,7 @@ static int finish_partial(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (symbols && lost_definitions(cmd, info, &syms->undefined, symbols))
 		return 1;
 	/* (making anchors local changes no name the report looks for) */
-	return native ? debug_anchors_localize(out, &syms->anchors) : 0;
+	return native ? debug_anchors_localize(out, syms->anchors) : 0;
 }
 
 /* The files the plugin reads and writes for one LTO link (each may be NULL). */
@@ -627,9 +627,9 @@ static int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	files.exports = exports;
 	rc = run_lto(cmd, tc, info, kind, lto_out, &files, &cache);
 	if (rc == 0 && kind != LINK_FINAL)
-		rc = finish_partial(cmd, tc, info, lto_out, kind,
+		rc = finish_partial(cmd, info, lto_out, kind,
 				    whole ? symbols : NULL, &syms);
-	/* the outputs as finished: a hit needs no objcopy again */
+	/* the outputs as finished: a hit needs no tidying again */
 	if (rc == 0) {
 		cache_link_store(&cache);
 		cache_link_end(&cache);

@@ -10,7 +10,8 @@
 
 /* What one read of an output's symbol tables collects into. */
 struct symbol_lists {
-	struct strvec *anchors, *undefined, *defined;
+	size_t *anchors;	/* counted only: elf_localize() finds them again */
+	struct strvec *undefined, *defined;
 	bool known;		/* there was a symbol table of either kind */
 	const struct elf *elf;
 };
@@ -58,7 +59,7 @@ static int see_symbol(const struct elf_symbol *s, void *data)
 		return 0;
 	}
 	if (is_anchor(l->elf, s))
-		strvec_push(l->anchors, s->name);
+		(*l->anchors)++;
 	return 0;
 }
 
@@ -113,7 +114,7 @@ int output_symbols(const char *path, struct output_syms *syms)
 
 void output_syms_clear(struct output_syms *syms)
 {
-	strvec_clear(&syms->anchors);
+	syms->anchors = 0;
 	strvec_clear(&syms->undefined);
 	strvec_clear(&syms->defined);
 	syms->known = syms->read = false;
@@ -126,15 +127,15 @@ static bool pick_anchor(const struct elf *e, const struct elf_symbol *s,
 	return s->name && *s->name && is_anchor(e, s);
 }
 
-int debug_anchors_localize(const char *path, const struct strvec *names)
+int debug_anchors_localize(const char *path, size_t count)
 {
 	struct elf e;
 	int64_t made = 0;
 	int rc;
 
-	if (names->n == 0)
+	if (count == 0)
 		return 0;
-	trace("making %zu debug anchor symbols local in %s", names->n, path);
+	trace("making %zu debug anchor symbols local in %s", count, path);
 	rc = elf_open_path_rw(&e, path);
 	if (rc == 0)
 		e.why = "not an ELF file";
@@ -142,7 +143,7 @@ int debug_anchors_localize(const char *path, const struct strvec *names)
 		made = elf_localize(&e, pick_anchor, NULL);
 	else
 		made = -1;
-	if (made >= 0 && (size_t)made != names->n) {
+	if (made >= 0 && (size_t)made != count) {
 		e.why = "its debug anchors changed while it was being tidied";
 		made = -1;
 	}

@@ -18,8 +18,8 @@
 
 /* What one read of an output's symbol tables gives. */
 struct output_syms {
-	/* debug anchors: weak hidden symbols of non-allocated sections */
-	struct strvec anchors;
+	/* how many debug anchors: weak hidden symbols of non-allocated sections */
+	size_t anchors;
 	/* the names of the global and weak undefined symbols */
 	struct strvec undefined;
 	/*
@@ -32,7 +32,7 @@ struct output_syms {
 	bool read;		/* output_symbols() filled it */
 };
 
-#define OUTPUT_SYMS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, false, false }
+#define OUTPUT_SYMS_INIT { 0, STRVEC_INIT, STRVEC_INIT, false, false }
 
 /* One read of PATH, an ELF object lto-ld's link just wrote.  0, or 1 after an error. */
 int output_symbols(const char *path, struct output_syms *syms);
@@ -40,10 +40,10 @@ int output_symbols(const char *path, struct output_syms *syms);
 void output_syms_clear(struct output_syms *syms);
 
 /*
- * Make the debug anchors NAMES (output_symbols() found them) of PATH, an
+ * Make the COUNT debug anchors (output_symbols() counted them) of PATH, an
  * ELF object, local, in place: objcopy would write the whole object
  * again, a second a kernel's vmlinux.o.  0, or 1 after an error.
  */
-int debug_anchors_localize(const char *path, const struct strvec *names);
+int debug_anchors_localize(const char *path, size_t count);
 
 #endif
