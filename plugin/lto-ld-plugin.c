@@ -29,6 +29,14 @@
  *   file INPUT OFFSET
  *   sym NAME KIND LINKER_RES RES WHY KEEP_GLOB KEEP_FILE KEEP_LINE COMDAT
  *
+ * and, for each ELF object GCC's plugin left to the linker (native code:
+ * assembler, objects compiled without -flto), when the linker offers it:
+ *
+ *   native INPUT OFFSET
+ *   def NAME
+ *
+ * one "def" line per symbol it defines, statics included.
+ *
  * KIND is def, weakdef, undef, weakundef or common; LINKER_RES and RES
  * the resolution names without LDPR_ (RES differs when the policy made
  * the definition internal); WHY is empty, or what the whole-program
@@ -420,13 +428,20 @@ static bool export_kept(const char *name)
 
 /* ---- the files GCC's plugin claimed, by handle ---- */
 
-/* After GCC's claim_file handler (either version): a claimed file is noted. */
+static void list_native(const struct ld_plugin_input_file *file);
+
+/*
+ * After GCC's claim_file handler (either version): a claimed file is
+ * noted, one it left to the linker (native code) listed.
+ */
 static enum ld_plugin_status after_claim(enum ld_plugin_status st,
 					 const struct ld_plugin_input_file *file,
 					 const int *claimed)
 {
 	struct claimed_file *c;
 
+	if (st == LDPS_OK && !*claimed && self.symbols)
+		list_native(file);
 	if (st != LDPS_OK || !*claimed)
 		return st;
 	self.files = grow(self.files, self.nfiles + 1, sizeof(*self.files));
@@ -528,6 +543,57 @@ static bool list_file(const void *handle)
 	list_field(offset, false);
 	putc('\n', self.symbols);
 	return true;
+}
+
+/* ARM and AArch64 mapping symbols ($a, $t, $d, $x, $d.N): not names. */
+static bool mapping_symbol(const char *name)
+{
+	return name[0] == '$' && name[1] && (!name[2] || name[2] == '.');
+}
+
+static int list_native_symbol(const struct elf_symbol *s, void *data)
+{
+	(void)data;
+	if (s->name && *s->name && !mapping_symbol(s->name) && s->in_section &&
+	    s->type != STT_SECTION && s->type != STT_FILE) {
+		list_field("def", true);
+		list_field(s->name, false);
+		putc('\n', self.symbols);
+	}
+	return 0;
+}
+
+/*
+ * The "native" line of FILE, an ELF object GCC's plugin left to the
+ * linker, and a "def" line for each symbol it defines, its statics
+ * included: the report tells native code from what IR became.  A file
+ * that is not ELF or is corrupt lists nothing: ld says what is wrong.
+ */
+static void list_native(const struct ld_plugin_input_file *file)
+{
+	struct elf_in in = { file->fd, file->offset, (uint64_t)file->filesize,
+			     NULL, 0 };
+	struct elf e;
+	char offset[32];
+
+	if (elf_open(&e, &in) > 0 && elf_read_sections(&e) == 0) {
+		snprintf(offset, sizeof(offset), "%#llx",
+			 (unsigned long long)file->offset);
+		list_field("native", true);
+		list_field(file->name, false);
+		list_field(offset, false);
+		putc('\n', self.symbols);
+		for (uint32_t i = 1; i < e.shnum; i++) {
+			Elf64_Shdr sh;
+
+			elf_section(&e, i, &sh);
+			if (sh.sh_type == SHT_SYMTAB) {
+				elf_symbols(&e, i, list_native_symbol, NULL);
+				break;
+			}
+		}
+	}
+	elf_close(&e);
 }
 
 static void list_symbol(const struct ld_plugin_symbol *s, int linker_res,

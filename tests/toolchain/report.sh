@@ -169,11 +169,13 @@ t = r["totals"]
 assert t["objects"] == len(r["objects"]) and all(t[k] == total[k] for k in fates), t
 e = [s for o in r["objects"] for s in o["symbols"] if s["name"] == "entry"][0]
 assert e["fate"] == "kept" and e["reason"] == "keep set" and e["keep_entry"] == "entry", e
+assert r["native_objects"] == [{"name": "c.o", "defines": ["from_asm"]}], r["native_objects"]
 PY
 	then
 		headers keep.txt > text-headers.txt
 		cmp -s json-headers.txt text-headers.txt &&
-			ok "$name: the JSON report parses and has the text report's counts" ||
+			grep -qx 'native objects (without IR): 1, defining 1 symbols' keep.txt &&
+			ok "$name: the JSON report parses and has the text report's counts; c.o, native, defines from_asm" ||
 			{ not_ok "$name: the JSON report has the text report's counts"; diag "$(cat json-headers.txt text-headers.txt)"; }
 	else
 		not_ok "$name: the JSON report parses and is consistent"; diag "$(cat json.err keep.json)"

@@ -74,7 +74,7 @@ size_t lost_definitions(const struct ld_cmdline *cmd,
 			       const char *symbols)
 {
 	struct internal_defs defs = { NULL, 0, 0, "", 0 };
-	struct side_visit visit = { see_file, see_sym, &defs };
+	struct side_visit visit = { .file = see_file, .sym = see_sym, .data = &defs };
 	struct internal_def key;
 	struct input_names *names;
 	size_t lost = 0;

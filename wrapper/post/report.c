@@ -94,6 +94,14 @@ struct sym {
 	const char *as;		/* the output's name for it, when not NAME */
 };
 
+/* One "native" line: an object without IR, its names defs[first .. first + n). */
+struct native {
+	const char *input;
+	unsigned long long offset;
+	char *name;
+	size_t first, n;
+};
+
 /* One "file" line: an IR object, its symbols syms[first .. first + n). */
 struct object {
 	const char *input;
@@ -110,6 +118,10 @@ struct report {
 	size_t nsyms;
 	struct object *objs;
 	size_t nobjs;
+	struct native *natives;
+	size_t nnatives;
+	const char **defs;	/* what the natives define */
+	size_t ndefs;
 	struct sym **refs;	/* undefined symbols, by name */
 	size_t nrefs;
 	struct strvec out;	/* the output's defined names, sorted */
@@ -123,7 +135,7 @@ struct report {
 
 struct list_caps {
 	struct report *r;
-	size_t syms, objs;	/* what r->syms and r->objs have room for */
+	size_t syms, objs, natives, defs;	/* what r's arrays have room for */
 };
 
 static int list_file(const char *input, unsigned long long offset, void *data)
@@ -165,10 +177,31 @@ static int list_sym(const struct side_sym *from, void *data)
 	return 0;
 }
 
+static int list_native(const char *input, unsigned long long offset, void *data)
+{
+	struct list_caps *caps = data;
+	struct report *r = caps->r;
+
+	ALLOC_GROW(r->natives, r->nnatives, caps->natives);
+	r->natives[r->nnatives++] = (struct native){ input, offset, NULL, r->ndefs, 0 };
+	return 0;
+}
+
+static int list_def(const char *name, void *data)
+{
+	struct list_caps *caps = data;
+	struct report *r = caps->r;
+
+	ALLOC_GROW(r->defs, r->ndefs, caps->defs);
+	r->defs[r->ndefs++] = name;
+	r->natives[r->nnatives - 1].n++;
+	return 0;
+}
+
 static int parse_list(struct report *r, char *text, const char *path)
 {
-	struct list_caps caps = { r, 0, 0 };
-	struct side_visit visit = { list_file, list_sym, &caps };
+	struct list_caps caps = { r, 0, 0, 0, 0 };
+	struct side_visit visit = { list_file, list_sym, list_native, list_def, &caps };
 
 	return side_file_parse(text, path, &visit);
 }
@@ -352,6 +385,8 @@ static void write_text(FILE *f, const struct report *r)
 	fprintf(f, "\ntotals: %zu objects, ", r->nobjs);
 	counts_text(f, r->count, r->defined);
 	fputc('\n', f);
+	fprintf(f, "native objects (without IR): %zu, defining %zu symbols\n",
+		r->nnatives, r->ndefs);
 	if (r->count[FATE_KEPT]) {
 		const char *sep = "kept: ";
 
@@ -443,8 +478,21 @@ static void write_json(FILE *f, const struct report *r)
 		}
 		fprintf(f, "%s]}", o->defined ? "\n    " : "");
 	}
-	fprintf(f, "%s],\n  \"totals\": {\"objects\": %zu, ", r->nobjs ? "\n  " : "",
-		r->nobjs);
+	fprintf(f, "%s],\n  \"native_objects\": [", r->nobjs ? "\n  " : "");
+	for (size_t i = 0; i < r->nnatives; i++) {
+		const struct native *o = &r->natives[i];
+
+		fprintf(f, "%s\n    {", i ? "," : "");
+		json_member(f, "", "name", o->name);
+		fputs(", \"defines\": [", f);
+		for (size_t j = o->first; j < o->first + o->n; j++) {
+			fputs(j > o->first ? ", " : "", f);
+			json_string(f, r->defs[j]);
+		}
+		fputs("]}", f);
+	}
+	fprintf(f, "%s],\n  \"totals\": {\"objects\": %zu, ",
+		r->nnatives ? "\n  " : "", r->nobjs);
 	counts_json(f, r->count, r->defined);
 	fputs(", \"kept_by_reason\": {", f);
 	sep = "";
@@ -540,6 +588,9 @@ static void decide_all(struct report *r, const struct inputs_info *info)
 				r->kept[d->reason]++;
 		}
 	}
+	for (size_t i = 0; i < r->nnatives; i++)
+		r->natives[i].name = input_name(names, r->natives[i].input,
+						r->natives[i].offset);
 	strvec_clear(&key);
 	input_names_free(names);
 }
@@ -655,6 +706,10 @@ done:
 	for (size_t i = 0; i < r.nobjs; i++)
 		free(r.objs[i].name);
 	free(r.objs);
+	for (size_t i = 0; i < r.nnatives; i++)
+		free(r.natives[i].name);
+	free(r.natives);
+	free(r.defs);
 	free(r.syms);
 	free(r.refs);
 	strvec_clear(&r.out);

@@ -53,7 +53,7 @@ static int visit_sym(char **f, const struct side_visit *visit)
 int side_file_parse(char *text, const char *path, const struct side_visit *visit)
 {
 	size_t lineno = 0;
-	bool in_file = false;
+	bool in_file = false, in_native = false;
 	int rc = 0;
 
 	for (char *line = text, *next; *line && !rc; line = next) {
@@ -67,9 +67,19 @@ int side_file_parse(char *text, const char *path, const struct side_visit *visit
 		n = split(line, f, 11);
 		if (n == 3 && !strcmp(f[0], "file")) {
 			in_file = true;
+			in_native = false;
 			rc = visit->file(f[1], strtoull(f[2], NULL, 0), visit->data);
 		} else if (n == 10 && !strcmp(f[0], "sym") && in_file) {
 			rc = visit_sym(f, visit);
+		} else if (n == 3 && !strcmp(f[0], "native")) {
+			in_file = false;
+			in_native = true;
+			if (visit->native)
+				rc = visit->native(f[1], strtoull(f[2], NULL, 0),
+						   visit->data);
+		} else if (n == 2 && !strcmp(f[0], "def") && in_native) {
+			if (visit->def)
+				rc = visit->def(f[1], visit->data);
 		} else if (*line) {
 			rc = error("%s:%zu: not a line of lto-ld-plugin's symbol list",
 				   path, lineno);

@@ -1,7 +1,8 @@
 /*
  * The plugin's one side file (-plugin-opt=lto-ld:symbols=FILE): every IR
  * symbol of every claimed file, with the linker's resolution, the one
- * GCC got and why (plugin/lto-ld-plugin.c describes the format).  The
+ * GCC got and why, and the names the native objects define
+ * (plugin/lto-ld-plugin.c describes the format).  The
  * report reads all of it; the lost-definitions check, the "internalized"
  * lines.
  */
@@ -23,6 +24,12 @@ struct side_visit {
 	int (*file)(const char *input, unsigned long long offset, void *data);
 	/* a "sym" line of the last file */
 	int (*sym)(const struct side_sym *sym, void *data);
+	/*
+	 * A "native" line: INPUT (at OFFSET) is native code the linker read;
+	 * then a "def" line per name it defines.  NULL: skipped.
+	 */
+	int (*native)(const char *input, unsigned long long offset, void *data);
+	int (*def)(const char *name, void *data);
 	void *data;
 };
 
