@@ -4,9 +4,13 @@
  * under the reason the report keeps that name for; a name the report
  * lists but did not keep (removed, inlined everywhere, not prevailing:
  * a static of the same name, a native definition that won) goes under
- * that fate, and a name it does not list (native or assembler code,
- * statics, libraries, the linker's stubs) under NOT_IN_REPORT.  Every
- * symbol lands in one line, so the lines add up to NEW's total.
+ * that fate.  A name it does not list as IR but that a native object of
+ * the link defines (assembler, code compiled without -flto: the report's
+ * "native_objects") goes under NATIVE_CODE, which LTO never had; any
+ * other (the statics of IR objects, which GCC's IR symbol table does not
+ * list; what the link did not see: libraries and objects of later
+ * links, the linker's stubs) under NOT_IN_REPORT.  Every symbol lands
+ * in one line, so the lines add up to NEW's total.
  *
  * Which link the report is of: the output of a relocatable link (the
  * kernel's vmlinux.o) is not the image but a part of it, so the names
@@ -122,6 +126,8 @@ int reasons_join(const struct lto_report *rep, const struct strmap *names,
 	for (size_t i = 0; i < rep->names.n; i++)
 		if (rep->reason[i])
 			bucket(out, rep->reason[i], true);
+	if (rep->native.n)
+		bucket(out, NATIVE_CODE, true);
 	bucket(out, NOT_IN_REPORT, false);
 	for (size_t i = 0; i < names->n; i++) {
 		const struct row *r = &rows[i];
@@ -130,7 +136,9 @@ int reasons_join(const struct lto_report *rep, const struct strmap *names,
 		if (!r->count[NEW])
 			continue;
 		at = strmap_find(&rep->names, r->name);
-		if (at == STRMAP_NONE)
+		if (at == STRMAP_NONE && strmap_find(&rep->native, r->name) != STRMAP_NONE)
+			add(bucket(out, NATIVE_CODE, true), r);
+		else if (at == STRMAP_NONE)
 			add(bucket(out, NOT_IN_REPORT, false), r);
 		else if (rep->reason[at])
 			add(bucket(out, rep->reason[at], true), r);

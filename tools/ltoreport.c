@@ -81,6 +81,37 @@ static int read_symbols(struct lto_report *r, const struct json *obj, size_t i)
 	return 0;
 }
 
+/* "native_objects" (optional): the names each one "defines". */
+static int read_natives(struct lto_report *r)
+{
+	const struct json *objs = json_get(&r->doc, "native_objects");
+	char what[96];
+
+	if (objs && objs->type != JSON_ARRAY)
+		return not_report(r, "\"native_objects\" is not an array");
+	for (size_t i = 0; objs && i < objs->n; i++) {
+		const struct json *defs = json_get(&objs->v[i], "defines");
+
+		for (size_t j = 0; defs && defs->type == JSON_ARRAY && j < defs->n; j++) {
+			char *base;
+
+			if (defs->v[j].type != JSON_STRING) {
+				defs = NULL;
+				break;
+			}
+			base = symname_normalize(defs->v[j].text, SYMNAME_STATICS);
+			strmap_intern(&r->native, base, NULL);
+			free(base);
+		}
+		if (!defs || defs->type != JSON_ARRAY) {
+			snprintf(what, sizeof(what), "native_objects[%zu] has no "
+				 "\"defines\" array of strings", i);
+			return not_report(r, what);
+		}
+	}
+	return 0;
+}
+
 static int read_objects(struct lto_report *r)
 {
 	const struct json *objs = json_get(&r->doc, "objects");
@@ -96,7 +127,7 @@ static int read_objects(struct lto_report *r)
 	for (size_t i = 0; i < objs->n; i++)
 		if (read_symbols(r, &objs->v[i], i))
 			return 1;
-	return 0;
+	return read_natives(r);
 }
 
 int lto_report_read(const char *file, struct lto_report *r)
@@ -109,6 +140,7 @@ int lto_report_read(const char *file, struct lto_report *r)
 	memset(r, 0, sizeof(*r));
 	r->file = file;
 	r->names = (struct strmap)STRMAP_INIT;
+	r->native = (struct strmap)STRMAP_INIT;
 	text = read_file(file, &len);
 	if (!text)
 		return error("cannot read the report %s: %s", file, strerror(errno));
@@ -128,6 +160,7 @@ void lto_report_free(struct lto_report *r)
 {
 	json_free(&r->doc);
 	strmap_free(&r->names);
+	strmap_free(&r->native);
 	free(r->fate);
 	free(r->reason);
 	free(r->fates);

@@ -1,7 +1,8 @@
 /*
  * lto-ld's JSON report (--lto-report=FILE.json, wrapper/report.c) as
  * lto-sizediff joins it with an image: each IR definition's fate and,
- * when kept, its reason, by the name the image would show.
+ * when kept, its reason, by the name the image would show; and the names
+ * the link's native objects define.
  */
 #ifndef LTO_SIZEDIFF_LTOREPORT_H
 #define LTO_SIZEDIFF_LTOREPORT_H
@@ -22,6 +23,9 @@ struct lto_report {
 	 * first listed (the others of a name did not prevail) */
 	const char **fate, **reason;
 	size_t kept;			/* names whose definition is kept */
+	/* the names the link's native objects define (suffixes removed),
+	 * its "native_objects"; none in a report that predates them */
+	struct strmap native;
 	struct tally *fates;		/* definitions by fate, first met first */
 	size_t nfates, fates_alloc;
 };

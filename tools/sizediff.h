@@ -101,6 +101,8 @@ struct report {
 
 /* The line of the keep-reason table for names the report does not list. */
 #define NOT_IN_REPORT "not in the report"
+/* ... and for those a native object of the link defines: not LTO's */
+#define NATIVE_CODE "native code (assembler, objects without IR)"
 
 /* The directory that holds what no object defines. */
 #define UNKNOWN_DIR "(unknown)"

@@ -390,7 +390,8 @@ C
 # The independent account: CHECK SIZEDIFF-JSON REPORT NEW.nm.  Each name
 # of NEW (suffixes removed as check.py does) goes under the reason the
 # report keeps it for (a kept definition of the name, else its first),
-# the fate when not kept, "not in the report" when not listed.
+# the fate when not kept, native code when a native object of the link
+# defines it, "not in the report" otherwise.
 cat > "$WORK/check-reasons.py" <<'PY'
 import json, sys
 from nmfacts import norm, image
@@ -404,14 +405,19 @@ for o in rep["objects"]:
         k = norm(s["name"])
         if k not in speaks or (s["fate"] == "kept" and speaks[k]["fate"] != "kept"):
             speaks[k] = s
+NATIVE = "native code (assembler, objects without IR)"
+native = {norm(d) for o in rep["native_objects"] for d in o["defines"]}
 kept, unexplained = {}, {"not in the report": [0, 0, 0]}
+if native:
+    kept[NATIVE] = [0, 0, 0]
 for s in speaks.values():
     if s["fate"] == "kept":
         kept.setdefault(s["reason"], [0, 0, 0])
 for k in size:
     s = speaks.get(k)
     line = (kept.setdefault(s["reason"], [0, 0, 0]) if s and s["fate"] == "kept" else
-            unexplained.setdefault(s["fate"] if s else "not in the report", [0, 0, 0]))
+            unexplained.setdefault(s["fate"], [0, 0, 0]) if s else
+            kept[NATIVE] if k in native else unexplained["not in the report"])
     line[0] += 1; line[1] += count[k]; line[2] += size[k]
 def obj(d):
     return {k: {"names": v[0], "symbols": v[1], "bytes": v[2]} for k, v in d.items()}
@@ -490,8 +496,8 @@ reasons() {
 			ok "$name: kept ($reason): $got bytes, nm's $re" ||
 			{ not_ok "$name: kept ($reason): $got bytes, nm's $re: $exp"; diag "$(cat reasons.txt)"; }
 	done
-	json_is "$name: nat.o's twin is under 'not prevailing' (its IR definition's fate), s_entry, s_data and statics under 'not in the report'" reasons.json \
-		"r['reasons']['unexplained']['not prevailing'] == {'names': 1, 'symbols': 1, 'bytes': $(nmsum new.nm twin)} and r['reasons']['unexplained']['not in the report']['bytes'] >= $(nmsum new.nm 's_entry|s_data|helper|local_table') > 0"
+	json_is "$name: nat.o's twin is under 'not prevailing' (its IR definition's fate), start.S's s_entry and s_data under native code, core.c's statics under 'not in the report'" reasons.json \
+		"r['reasons']['unexplained']['not prevailing'] == {'names': 1, 'symbols': 1, 'bytes': $(nmsum new.nm twin)} and r['reasons']['kept']['native code (assembler, objects without IR)']['bytes'] >= $(nmsum new.nm 's_entry|s_data') > 0 and r['reasons']['unexplained']['not in the report']['bytes'] >= $(nmsum new.nm 'helper|local_table') > 0"
 	sed -n '/^by keep reason/,$p' reasons.txt | awk '$2 ~ /%$/ { $2 = ""; print }' > reasons-text.txt
 	python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))["reasons"]
@@ -654,6 +660,10 @@ if [ -f ../host-keep/r.json ]; then
 	check_exit "--report: a definition without a fate: exit 1, which one named" 1 \
 		"nofate\.json: not an lto-ld JSON report \(objects\[0\]\.symbols\[0\] has no string \"fate\"\)" \
 		"$S" --report=nofate.json $k/prog-nolto $k/prog-lto
+	sed 's/"defines": \[/"defines": [7, /' $k/r.json > nonames.json
+	check_exit "--report: a native object whose names are not strings: exit 1, which one named" 1 \
+		"nonames\.json: not an lto-ld JSON report \(native_objects\[0\] has no \"defines\" array of strings\)" \
+		"$S" --report=nonames.json $k/prog-nolto $k/prog-lto
 	printf '{"output": "x.o", "mode": "relocatable", "objects": [{"symbols": []}]}\n' > empty.json
 	check_exit "--report: a report that keeps nothing: exit 1, named" 1 \
 		"empty\.json: keeps no IR definition, so it is not of the link that made .*prog-lto" \
