@@ -32,8 +32,9 @@
  *
  * Read: the asm text of each function body (PLUGIN_PRE_GENERICIZE) and the
  * top-level asm statements (PLUGIN_ALL_IPA_PASSES_START, before the
- * visibility pass and the IR output).  Names are the identifier-like tokens of the text; a token
- * that is a mnemonic or register and no symbol of the unit costs nothing.
+ * visibility pass and the IR output).  Names are the identifier-like tokens of the text outside
+ * its strings and comments; a token that is a mnemonic or register and no symbol of the unit
+ * costs nothing.
  * With LTO_LD_VERBOSE set, each symbol kept is reported as a note.
  */
 #include "gcc-plugin.h"
@@ -84,12 +85,47 @@ static bool continues_name(char c)
 	return ISALNUM(c) || c == '_' || c == '.' || c == '$';
 }
 
-/* Record the identifier-like tokens of one asm template. */
+/* What starts a comment to the end of the line ("@" on ARM, "#" on x86-64). */
+static const char line_comment[] = ASM_COMMENT_START;
+
+/* After the string that starts at P (a '"'), its escapes included. */
+static const char *skip_string(const char *p)
+{
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return *p ? p + 1 : p;
+}
+
+/* After the comment that starts at P, or P itself when none does. */
+static const char *skip_comment(const char *p)
+{
+	if (p[0] == '/' && p[1] == '*') {
+		const char *end = strstr(p + 2, "*/");
+
+		return end ? end + 2 : p + strlen(p);
+	}
+	if (!strncmp(p, line_comment, sizeof(line_comment) - 1))
+		return p + strcspn(p, "\n");
+	return p;
+}
+
+/*
+ * Record the identifier-like tokens of one asm template, outside its
+ * strings and comments: a name in an .asciz or a comment refers to
+ * nothing, and keeping its symbol would only keep dead code.
+ */
 static void scan_asm_text(const char *text)
 {
 	const char *p = text;
 
 	while (*p) {
+		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
+
+		if (after != p) {
+			p = after;
+			continue;
+		}
 		if (!starts_name(*p)) {
 			p++;
 			continue;

@@ -27,9 +27,9 @@ compile() {
 	for f; do "${cprefix}gcc" -O2 -flto $cflags -c "$f.c" -o "$f.o" || return; done
 }
 
-# scenario PREFIX NAME CALL-INSN
+# scenario PREFIX NAME CALL-INSN COMMENT-CHAR
 scenario() {
-	prefix=$1 name=$2 call=$3
+	prefix=$1 name=$2 call=$3 comment=$4
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld"
 	cp ../b.c ../callee.c .
@@ -107,6 +107,26 @@ C
 	check "$name: a weak definition named in asm keeps the strong one that wins" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry4 -o weak-out.o weak.o strong.o
 
+	# Names in asm strings and comments refer to nothing: a whole-program
+	# link still removes what only they name.
+	cat > notes.c <<C
+int commented_fn(int x) { return x + 5; }
+int block_fn(int x) { return x + 6; }
+int quoted_fn(int x) { return x + 7; }
+void noted(void) { __asm__ volatile("nop $comment commented_fn\\n\\t/* block_fn */ nop"); }
+__asm__(".pushsection .rodata.notes,\\"a\\"\\n\\t.asciz \\"quoted_fn\\"\\n\\t.popsection");
+int entry5(void) { noted(); return 0; }
+C
+	compile "$prefix" "-fplugin=$plugin" notes
+	check "$name: asm with names in a comment ($comment, /* */) and a string" \
+		"$ld" -r --lto-whole-program --lto-keep-symbol=entry5 -o notes-out.o notes.o
+	case " $(defined "$prefix" notes-out.o) " in
+	*" commented_fn "*|*" block_fn "*|*" quoted_fn "*)
+		not_ok "$name: ... what only they name is removed ($(defined "$prefix" notes-out.o))" ;;
+	*" entry5 "*) ok "$name: ... what only they name is removed" ;;
+	*) not_ok "$name: ... entry5 is kept ($(defined "$prefix" notes-out.o))" ;;
+	esac
+
 	# A name asm uses with no declaration in its unit is not guessed:
 	# lto-ld reports the lost definition.
 	printf 'void bare_caller(void) { __asm__ volatile("%s far_callee"); }\nint entry3(void) { bare_caller(); return 0; }\n' "$call" > bare.c
@@ -117,9 +137,9 @@ C
 	cd ..
 }
 
-scenario "" host call
+scenario "" host call "#"
 if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm bl
+	scenario arm-linux-gnueabihf- arm bl @
 else
 	missing arm-linux-gnueabihf-gcc
 fi
