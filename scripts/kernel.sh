@@ -186,6 +186,21 @@ configure() {
 	fi
 	kmake "$1" "$2" olddefconfig
 	check_config "$cfg" $frags
+	case $2 in lto*) fresh_plugin "$1" "$2" ;; esac
+}
+
+# fresh_plugin TARGET VARIANT: kbuild cannot see that the compiler plugin
+# changed (its command lines name the same file), so a build folder whose
+# objects another plugin compiled, or an unknown one, starts clean
+fresh_plugin() {
+	b=$cache/kbuild/$1-$2
+	sum=$(sha256sum < "$("$cache/bin/${cross}lto-ld" --print-cc-plugin)")
+	[ "$(cat "$b/.lto-ld-cc-plugin" 2>/dev/null)" = "$sum" ] && return 0
+	if [ -f "$b/vmlinux.a" ]; then
+		echo "kernel: $1-$2: built with another compiler plugin: make clean" >&2
+		kmake "$1" "$2" clean
+	fi
+	echo "$sum" > "$b/.lto-ld-cc-plugin"
 }
 
 # module VARIANT: the test module, built against virt-VARIANT like any
