@@ -95,10 +95,16 @@ tool_dir() {
 	ln -sf "$(dirname "$lto_ld")/lto-sizediff" "$bin/${cross}lto-sizediff"
 }
 
-# kmake TARGET VARIANT ARGS...: make in the build folder of TARGET-VARIANT
+# kmake TARGET VARIANT ARGS...: make in the build folder of TARGET-VARIANT.
+# Under CCACHE_BASEDIR ccache hands gcc the sources as paths relative to
+# the build folder (../../linux-6.12/...), which kbuild's
+# -fmacro-prefix-map=$(srctree)/= does not match: __FILE__ would carry
+# them into the image (stm32: 5 KB of .rodata), so that prefix is mapped too.
 kmake() {
 	t=$1 v=$2; shift 2
-	set -- O="$cache/kbuild/$t-$v" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" "$@"
+	o=$cache/kbuild/$t-$v
+	set -- O="$o" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" \
+		KCPPFLAGS="-fmacro-prefix-map=$("$top/scripts/relpath.sh" "$o" "$tree")/=" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
 	# (kbuild does not see the environment: lto-one has a folder of its own)
 	case $v in
@@ -560,12 +566,13 @@ sizes() {
 }
 
 # link_cost TARGET VARIANT: "WALL s, PEAK MiB" of relinking from vmlinux.o
-# on (for an LTO variant, the LTO step; peak: the largest process)
+# on (for an LTO variant, the LTO step; peak: the largest process), with
+# no LTRANS cache: a cached link would measure the cache, not the lever
 link_cost() {
 	out=$cache/kbuild/$1-$2/link-cost.txt
 	rm -f "$cache/kbuild/$1-$2/vmlinux.o"
 	run="/usr/bin/time -f %e,%M -o $out"
-	kmake "$1" "$2" -j"$jobs" vmlinux
+	kmake "$1" "$2" -j"$jobs" LTO_LD_CACHE= vmlinux
 	run=
 	awk -F, '{ printf "%.0f s, %.0f MiB", $1, $2 / 1024 }' "$out"
 }
