@@ -10,7 +10,11 @@
 #                         (whole-program vmlinux.o) | ltoplain (plain ld -r);
 #                         the levers: nolto-gc, lto-gc (gc-sections),
 #                         lto-one (-flto-partition=one), lto-weak
-#                         (--lto-final-weak)
+#                         (--lto-final-weak); compiler flags, each
+#                         without and with LTO: nolto-sra, lto-sra
+#                         (-fipa-sra), nolto-partial, lto-partial
+#                         (-fno-partial-inlining), nolto-stack, lto-stack
+#                         (-fno-conserve-stack)
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
 #                         boot mps2 or virt, keep the console
 #   parity TARGET         build and boot both variants of mps2 or virt and
@@ -25,9 +29,10 @@
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
 #                         fine: only sizes) and write the size table
-#   levers TARGET [LEVERS] build the variants of the levers (weak, one, gc;
-#                         default all) of TARGET: sizes, and the time and
-#                         peak memory of the vmlinux.o link
+#   levers TARGET [LEVERS] build the variants of the levers (weak, one, gc,
+#                         sra, partial, stack; default all) of TARGET:
+#                         sizes, and the time and peak memory of the
+#                         vmlinux.o link
 #   sizediff TARGET       where the size went: lto-sizediff of TARGET's
 #                         nolto and lto vmlinux by symbol, directory and
 #                         keep reason (lto-ld's report of the vmlinux.o
@@ -95,6 +100,15 @@ tool_dir() {
 	ln -sf "$(dirname "$lto_ld")/lto-sizediff" "$bin/${cross}lto-sizediff"
 }
 
+# lever_cflags LEVER: the compiler flags a flag lever adds (KCFLAGS)
+lever_cflags() {
+	case $1 in
+		sra) echo -fipa-sra ;;
+		partial) echo -fno-partial-inlining ;;
+		stack) echo -fno-conserve-stack ;;
+	esac
+}
+
 # kmake TARGET VARIANT ARGS...: make in the build folder of TARGET-VARIANT.
 # Under CCACHE_BASEDIR ccache hands gcc the sources as paths relative to
 # the build folder (../../linux-6.12/...), which kbuild's
@@ -106,6 +120,7 @@ kmake() {
 	set -- O="$o" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" \
 		KCPPFLAGS="-fmacro-prefix-map=$("$top/scripts/relpath.sh" "$o" "$tree")/=" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
+	case $v in *-sra|*-partial|*-stack) set -- KCFLAGS="$(lever_cflags "${v#*-}")" "$@" ;; esac
 	# (kbuild does not see the environment: lto-one has a folder of its own)
 	case $v in
 		lto-one) $run env LTO_LD_LTO_FLAGS=-flto-partition=one make -C "$tree" -s "$@" ;;
@@ -148,7 +163,7 @@ fragments() {
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 	esac
 	case $2 in
-		lto|lto-one|lto-weak) echo "$configs/lto.config" ;;
+		lto|lto-one|lto-weak|lto-sra|lto-partial|lto-stack) echo "$configs/lto.config" ;;
 		ltoplain) echo "$configs/lto.config $configs/lto-plain.config" ;;
 		lto-gc) echo "$configs/lto.config $configs/gc.config" ;;
 		nolto-gc) echo "$configs/gc.config" ;;
@@ -588,8 +603,8 @@ lever_variants() {
 	case $1 in
 		weak) echo lto-weak ;;
 		one) echo lto-one ;;
-		gc) echo nolto-gc lto-gc ;;
-		*) echo "kernel: unknown lever '$1' (weak, one, gc)" >&2; return 1 ;;
+		gc|sra|partial|stack) echo "nolto-$1 lto-$1" ;;
+		*) echo "kernel: unknown lever '$1' (weak, one, gc, sra, partial, stack)" >&2; return 1 ;;
 	esac
 }
 
@@ -598,9 +613,16 @@ lever_row() {
 	b=$cache/kbuild/$1
 	n=$(dec "$1" nolto) l=$(dec "$1" lto)
 	case $2 in
-	gc)	[ -f "$b-lto-gc/link-cost.md" ] || return 0
-		ng=$(dec "$1" nolto-gc) lg=$(dec "$1" lto-gc)
-		echo "| gc-sections (\`LD_DEAD_CODE_DATA_ELIMINATION\`) | $ng ($(pct "$ng" "$n")) | $lg ($(pct "$lg" "$n"); $(pct "$lg" "$l") against LTO) | $(cat "$b-lto-gc/link-cost.md") |" ;;
+	gc|sra|partial|stack)
+		[ -f "$b-lto-$2/link-cost.md" ] || return 0
+		ng=$(dec "$1" "nolto-$2") lg=$(dec "$1" "lto-$2")
+		case $2 in
+			gc) what="gc-sections (\`LD_DEAD_CODE_DATA_ELIMINATION\`)" ;;
+			sra) what="IPA-SRA (\`-fipa-sra\`; arch/arm turns it off for GCC PR65932)" ;;
+			partial) what="no partial inlining (\`-fno-partial-inlining\`)" ;;
+			stack) what="inlining not held back by stack growth (\`-fno-conserve-stack\`)" ;;
+		esac
+		echo "| $what | $ng ($(pct "$ng" "$n")) | $lg ($(pct "$lg" "$n"); $(pct "$lg" "$l") against LTO) | $(cat "$b-lto-$2/link-cost.md") |" ;;
 	one|weak)
 		v=lto-$2
 		[ -f "$b-$v/link-cost.md" ] || return 0
@@ -611,14 +633,14 @@ lever_row() {
 	esac
 }
 
-# levers TARGET [LEVERS]: each lever (weak, one, gc; default all) built on
-# TARGET beside what it changes: gc-sections without and with LTO, one
-# LTO partition and internalized weak definitions against the LTO build
-# as configured; the table of sizes (dec) and link costs holds every
-# lever measured so far
+# levers TARGET [LEVERS]: each lever (weak, one, gc, sra, partial, stack;
+# default all) built on TARGET beside what it changes: gc-sections and
+# the compiler flags without and with LTO, one LTO partition and
+# internalized weak definitions against the LTO build as configured; the
+# table of sizes (dec) and link costs holds every lever measured so far
 levers() {
 	t=$1; shift
-	[ $# -gt 0 ] || set -- weak one gc
+	[ $# -gt 0 ] || set -- weak one gc sra partial stack
 	measured="$*"
 	variants="nolto lto"
 	for l in "$@"; do variants="$variants $(lever_variants "$l")"; done
@@ -632,9 +654,9 @@ levers() {
 		echo "| $t | no LTO: dec | LTO (whole-program): dec | LTO: vmlinux.o link and after (wall, peak RSS) |"
 		echo "|---|---|---|---|"
 		echo "| as configured | $n | $l ($(pct "$l" "$n")) | $(cat "$cache/kbuild/$t-lto/link-cost.md") |"
-		for l in weak one gc; do lever_row "$t" "$l"; done
+		for l in weak one gc sra partial stack; do lever_row "$t" "$l"; done
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t $measured\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache)."
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t $measured\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache, the \`vmlinux.o\` links without the LTRANS cache)."
 	} > "$cache/levers-$t.md"
 	cat "$cache/levers-$t.md"
 	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
