@@ -432,6 +432,18 @@ static int write_symbols(struct elf *e, uint32_t symtab, const struct symtab *t,
 	return rc;
 }
 
+uint32_t elf_symtab(const struct elf *e)
+{
+	Elf64_Shdr sh;
+
+	for (uint32_t i = 1; i < e->shnum; i++) {
+		elf_section(e, i, &sh);
+		if (sh.sh_type == SHT_SYMTAB)
+			return i;
+	}
+	return 0;
+}
+
 int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
 {
 	struct symtab t = { NULL, NULL, NULL, 0, 0, 0 };
@@ -440,11 +452,7 @@ int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
 	Elf64_Shdr sh;
 	int rc;
 
-	for (uint32_t i = 1; i < e->shnum && !symtab; i++) {
-		elf_section(e, i, &sh);
-		if (sh.sh_type == SHT_SYMTAB)
-			symtab = i;
-	}
+	symtab = elf_symtab(e);
 	if (!symtab)
 		return 0;
 	if (e->is64 && e->machine == EM_MIPS)

@@ -95,6 +95,9 @@ void *elf_load(struct elf *e, uint64_t off, uint64_t size);
 /* Section NAME's contents (elf_load), or NULL when there is none. */
 void *elf_load_section(struct elf *e, const char *name, size_t *len);
 
+/* The index of the SHT_SYMTAB section, or 0 when there is none. */
+uint32_t elf_symtab(const struct elf *e);
+
 /* One ELF symbol. */
 struct elf_symbol {
 	const char *name;	/* NULL when outside the string table */

@@ -583,15 +583,10 @@ static void list_native(const struct ld_plugin_input_file *file)
 		list_field(file->name, false);
 		list_field(offset, false);
 		putc('\n', self.symbols);
-		for (uint32_t i = 1; i < e.shnum; i++) {
-			Elf64_Shdr sh;
+		uint32_t symtab = elf_symtab(&e);
 
-			elf_section(&e, i, &sh);
-			if (sh.sh_type == SHT_SYMTAB) {
-				elf_symbols(&e, i, list_native_symbol, NULL);
-				break;
-			}
-		}
+		if (symtab)
+			elf_symbols(&e, symtab, list_native_symbol, NULL);
 	}
 	elf_close(&e);
 }
