@@ -6,19 +6,26 @@
  *     writes WPA's own -fltrans-output-list there;
  *   - the options, but for the input, -o, -dumpbase and -dumpdir and
  *     anything naming lto-ld's temporary directory;
- *   - the contents of every -fplugin;
+ *   - the contents of every file an option names (-fplugin=...);
  *   - the working directory (debug information names it);
  *   - the compiler: its version, and the path, size and time of gcc,
- *     lto-wrapper and lto1, and the variables gcc reads that may change
- *     the code (GCC_EXEC_PREFIX, COMPILER_PATH...), read once per link
- *     by the lto-ld that links.
- * The entry file is a header (magic, key, length, SHA-256 of the object)
- * and the object.  It is written to a temporary file and renamed, so that
- * links sharing a cache only see whole entries; one that is truncated,
- * corrupt or not ours is removed and compiled again.
+ *     lto-wrapper and lto1 (and of lto-ld), and the variables gcc reads
+ *     that may change the code (GCC_EXEC_PREFIX, COMPILER_PATH...), read
+ *     once per link by the lto-ld that links.
+ * What the assembler reads besides (.incbin, .include: the IR only names
+ * those files) cannot be known before the compile: the entry keeps the
+ * list the assembler wrote (asmdeps.h), and is a hit only while every
+ * file on it holds what it held.
+ * The entry file is a header (magic, key, the lengths of the list and of
+ * the object, the SHA-256 of both), the list and the object.  It is
+ * written to a temporary file and renamed, so that links sharing a cache
+ * only see whole entries; one that is truncated, corrupt or not ours is
+ * removed and compiled again.
  */
 #include "cache.h"
+#include "asmdeps.h"
 #include "io.h"
+#include "ldopts.h"
 #include "progs.h"
 #include "run.h"
 #include "scan.h"
@@ -47,8 +54,11 @@
 #define ENV_COMPILER "LTO_LD_LTRANS_COMPILER"	/* the compiler's identity */
 #define ENV_LOG "LTO_LD_LTRANS_LOG"		/* where each compile says what it did */
 
-#define ENTRY_MAGIC "lto-ld\1\0"
-#define ENTRY_HEADER (8 + SHA256_LEN + 8 + SHA256_LEN)
+#define ENTRY_MAGIC "lto-ld\2\0"
+/* magic, key, the lengths of the file list and of the object, their SHA-256 */
+#define ENTRY_HEADER (8 + SHA256_LEN + 8 + 8 + SHA256_LEN)
+/* More than this in an entry's list of the assembler's files: not ours. */
+#define DEPS_MAX ((uint64_t)1 << 24)
 #define DEFAULT_SIZE ((uint64_t)1 << 30)
 /* A temporary entry this old was left by a killed compile. */
 #define STALE_TEMP_SECONDS 3600
@@ -67,38 +77,6 @@ static void hash_number(struct sha256 *h, uint64_t v)
 	for (int i = 0; i < 8; i++)
 		b[i] = (unsigned char)(v >> (8 * i));
 	sha256_update(h, b, sizeof(b));
-}
-
-/* Hash LEN bytes of FD from OFFSET.  0, or -1 when they are not there. */
-static int hash_bytes(struct sha256 *h, int fd, uint64_t offset, uint64_t len)
-{
-	unsigned char buf[65536];
-
-	while (len > 0) {
-		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
-		ssize_t got = pread(fd, buf, want, (off_t)offset);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		sha256_update(h, buf, (size_t)got);
-		offset += (uint64_t)got;
-		len -= (uint64_t)got;
-	}
-	return 0;
-}
-
-static int hash_file(struct sha256 *h, const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fstat(fd, &st) ? -1 : hash_bytes(h, fd, 0, (uint64_t)st.st_size);
-	close(fd);
-	return rc;
 }
 
 /*
@@ -198,7 +176,7 @@ static int hash_section(const struct scan_section *sec, void *data)
 		return hash_number(p->h, sec->size), 0;
 	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
 		hash_number(p->h, sec->size);
-		return hash_bytes(p->h, p->fd, sec->offset, sec->size);
+		return sha256_update_fd(p->h, p->fd, sec->offset, sec->size);
 	}
 	text = xmalloc((size_t)sec->size + 1);
 	got = pread_full(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
@@ -247,6 +225,21 @@ static bool parse_ltrans(int argc, char **argv, struct ltrans_cmd *cmd)
 	       argv[cmd->input] != cmd->output;
 }
 
+/*
+ * The file an option names after its last '=' (-fplugin=P, a plugin's
+ * argument), by its contents: the compile may read it.  -1 when a
+ * plugin cannot be read.
+ */
+static int hash_option_file(struct sha256 *h, const char *option)
+{
+	const char *eq = strrchr(option, '=');
+	struct stat st;
+
+	if (!eq || stat(eq + 1, &st) != 0 || !S_ISREG(st.st_mode))
+		return starts_with(option, "-fplugin=") ? -1 : 0;
+	return sha256_update_file(h, eq + 1);
+}
+
 static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		      unsigned char key[SHA256_LEN])
 {
@@ -259,7 +252,7 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -1;
 	sha256_init(&h);
-	hash_text(&h, "lto-ld LTRANS 1");
+	hash_text(&h, "lto-ld LTRANS 2");
 	hash_text(&h, compiler ? compiler : "");
 	hash_text(&h, cwd);
 	for (int i = 1; i < argc; i++) {
@@ -272,8 +265,7 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		if (i == cmd->input)
 			continue;
 		hash_text(&h, argv[i]);
-		if (starts_with(argv[i], "-fplugin=") &&
-		    hash_file(&h, argv[i] + strlen("-fplugin=")))
+		if (hash_option_file(&h, argv[i]))
 			return -1;
 	}
 	if (hash_object(&h, argv[cmd->input], tmpdir))
@@ -317,16 +309,13 @@ static bool write_all(int fd, const void *buf, size_t len)
 }
 
 /*
- * Copy LEN bytes from IN (at its position) to OUT, hashing them into
- * DIGEST.  False on a read or write error (errno set) or a short file.
+ * Copy LEN bytes from IN (at its position) to OUT, hashing them into H.
+ * False on a read or write error (errno set) or a short file.
  */
-static bool copy_hashed(int in, int out, uint64_t len,
-			unsigned char digest[SHA256_LEN])
+static bool copy_hashed(int in, int out, uint64_t len, struct sha256 *h)
 {
 	unsigned char buf[65536];
-	struct sha256 h;
 
-	sha256_init(&h);
 	while (len > 0) {
 		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
 		ssize_t got = read(in, buf, want);
@@ -340,40 +329,79 @@ static bool copy_hashed(int in, int out, uint64_t len,
 		}
 		if (!write_all(out, buf, (size_t)got))
 			return false;
-		sha256_update(&h, buf, (size_t)got);
+		sha256_update(h, buf, (size_t)got);
 		len -= (uint64_t)got;
 	}
-	sha256_final(&h, digest);
 	return true;
 }
 
-enum fetch { FETCH_MISS, FETCH_HIT, FETCH_CORRUPT };
+enum fetch { FETCH_MISS, FETCH_HIT, FETCH_CORRUPT, FETCH_STALE };
 
-/* Write the object of ENTRY (under KEY) to OUTPUT, checking it on the way. */
+/*
+ * The entry's list of the files the assembler read (asmdeps.h), LEN
+ * bytes at IN's position, hashed into H, into *DEPS; false when they
+ * are not all there.
+ */
+static bool read_deps(int in, uint64_t len, struct sha256 *h, char **deps)
+{
+	*deps = xmalloc((size_t)len + 1);
+	if (!pread_full(in, *deps, (size_t)len, ENTRY_HEADER)) {
+		free(*deps);
+		*deps = NULL;
+		return false;
+	}
+	(*deps)[len] = '\0';
+	sha256_update(h, *deps, (size_t)len);
+	return lseek(in, (off_t)(ENTRY_HEADER + len), SEEK_SET) >= 0;
+}
+
+/*
+ * Write the object of ENTRY (under KEY) to OUTPUT, checking it on the
+ * way, when the files the assembler read for it still hold what they
+ * held.  *DEPS gets their list on a hit (malloc'd), *WHY (malloc'd) the
+ * file that changed for FETCH_STALE.
+ */
 static enum fetch fetch_entry(const char *entry, const unsigned char *key,
-			      const char *output)
+			      const char *output, char **deps, char **why)
 {
 	unsigned char header[ENTRY_HEADER], digest[SHA256_LEN];
+	uint64_t deps_len = 0, object_len = 0;
+	struct sha256 h;
 	struct stat st;
 	int in = open(entry, O_RDONLY | O_CLOEXEC), out;
 	bool ok;
 
+	*deps = NULL;
+	*why = NULL;
 	if (in < 0)
 		return FETCH_MISS;
 	ok = fstat(in, &st) == 0 && st.st_size >= ENTRY_HEADER &&
-	     read(in, header, sizeof(header)) == (ssize_t)sizeof(header) &&
+	     pread_full(in, header, sizeof(header), 0) &&
 	     !memcmp(header, ENTRY_MAGIC, 8) &&
-	     !memcmp(header + 8, key, SHA256_LEN) &&
-	     get_u64(header + 8 + SHA256_LEN) == (uint64_t)st.st_size - ENTRY_HEADER;
-	if (!ok) {
+	     !memcmp(header + 8, key, SHA256_LEN);
+	if (ok) {
+		deps_len = get_u64(header + 8 + SHA256_LEN);
+		object_len = get_u64(header + 16 + SHA256_LEN);
+		ok = deps_len <= DEPS_MAX &&
+		     object_len == (uint64_t)st.st_size - ENTRY_HEADER - deps_len;
+	}
+	sha256_init(&h);
+	if (!ok || !read_deps(in, deps_len, &h, deps)) {
 		close(in);
 		unlink(entry);
 		return FETCH_CORRUPT;
 	}
+	*why = asmdeps_check(*deps, (size_t)deps_len);
+	if (*why) {
+		close(in);
+		free(*deps);
+		*deps = NULL;
+		return FETCH_STALE;	/* (the next store replaces it) */
+	}
 	out = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	ok = out >= 0 &&
-	     copy_hashed(in, out, (uint64_t)st.st_size - ENTRY_HEADER, digest) &&
-	     !memcmp(digest, header + ENTRY_HEADER - SHA256_LEN, SHA256_LEN) &&
+	ok = out >= 0 && copy_hashed(in, out, object_len, &h);
+	sha256_final(&h, digest);
+	ok = ok && !memcmp(digest, header + ENTRY_HEADER - SHA256_LEN, SHA256_LEN) &&
 	     fchmod(out, st.st_mode & 0777) == 0;
 	close(in);
 	if (out >= 0 && close(out) != 0)
@@ -381,6 +409,8 @@ static enum fetch fetch_entry(const char *entry, const unsigned char *key,
 	if (!ok) {
 		unlink(output);
 		unlink(entry);
+		free(*deps);
+		*deps = NULL;
 		return FETCH_CORRUPT;
 	}
 	utimensat(AT_FDCWD, entry, NULL, 0);	/* used now: evicted last */
@@ -399,12 +429,17 @@ static mode_t entry_mode(mode_t object_mode)
 	return object_mode & 0777 & ~mask & ~(mode_t)S_IWOTH;
 }
 
-/* Store OBJECT as ENTRY.  0, or -1 with errno set. */
+/*
+ * Store OBJECT as ENTRY, with DEPS, the list of the files the assembler
+ * read for it.  0, or -1 with errno set.
+ */
 static int store_entry(const char *entry, const unsigned char *key,
-		       const char *object)
+		       const char *deps, const char *object)
 {
 	unsigned char header[ENTRY_HEADER] = { 0 }, digest[SHA256_LEN];
 	char *dir = dir_name(entry), *temp = xasprintf("%s.tmp-XXXXXX", entry);
+	size_t deps_len = strlen(deps);
+	struct sha256 h;
 	struct stat st;
 	int in = -1, out = -1, saved, rc = -1;
 
@@ -418,11 +453,17 @@ static int store_entry(const char *entry, const unsigned char *key,
 		goto done;
 	memcpy(header, ENTRY_MAGIC, 8);
 	memcpy(header + 8, key, SHA256_LEN);
-	put_u64(header + 8 + SHA256_LEN, (uint64_t)st.st_size);
+	put_u64(header + 8 + SHA256_LEN, (uint64_t)deps_len);
+	put_u64(header + 16 + SHA256_LEN, (uint64_t)st.st_size);
+	sha256_init(&h);
+	sha256_update(&h, deps, deps_len);
 	if (fchmod(out, entry_mode(st.st_mode)) != 0 ||
 	    !write_all(out, header, sizeof(header)) ||
-	    !copy_hashed(in, out, (uint64_t)st.st_size, digest) ||
-	    pwrite(out, digest, SHA256_LEN, ENTRY_HEADER - SHA256_LEN) != SHA256_LEN)
+	    !write_all(out, deps, deps_len) ||
+	    !copy_hashed(in, out, (uint64_t)st.st_size, &h))
+		goto done;
+	sha256_final(&h, digest);
+	if (pwrite(out, digest, SHA256_LEN, ENTRY_HEADER - SHA256_LEN) != SHA256_LEN)
 		goto done;
 	if (close(out) != 0) {
 		out = -1;
@@ -453,25 +494,49 @@ static char *entry_path(const char *dir, const unsigned char key[SHA256_LEN])
 	return xasprintf("%s/%.2s/%s", dir, hex, hex + 2);
 }
 
-/* One line in the link's log (O_APPEND: compiles run side by side). */
-static void log_line(const char *fmt, const char *detail)
+/* Lines for the link's log (O_APPEND: compiles run side by side). */
+static void log_text(const char *text)
 {
 	const char *path = getenv(ENV_LOG);
-	char line[512];
-	int fd, len;
+	int fd;
 
 	if (!path || !*path)
 		return;
-	len = snprintf(line, sizeof(line), fmt, detail);
-	if (len <= 0)
-		return;
-	if ((size_t)len >= sizeof(line))
-		len = sizeof(line) - 1;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	(void)write_all(fd, line, (size_t)len);	/* a lost line loses a count */
+	(void)write_all(fd, text, strlen(text));	/* a lost line loses a count */
 	close(fd);
+}
+
+/* One line in the link's log: WHAT, then DETAIL (NULL: none). */
+static void log_line(const char *what, const char *detail)
+{
+	char *line = xasprintf("%s%s%s\n", what, detail ? " " : "", detail ? detail : "");
+
+	/* (one line each: a newline in DETAIL would start another) */
+	for (char *p = line; p[1]; p++)
+		if (*p == '\n')
+			*p = ' ';
+	log_text(line);
+	free(line);
+}
+
+/*
+ * The files the assembler read for this LTRANS object, DEPS (asmdeps.h),
+ * for the link: its cache keeps them with the link's outputs.
+ */
+static void log_deps(const char *deps)
+{
+	char *text = xstrdup(""), *more;
+
+	for (const char *p = deps, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+		more = xasprintf("%sdep %.*s\n", text, (int)(nl - p), p);
+		free(text);
+		text = more;
+	}
+	log_text(text);
+	free(text);
 }
 
 /* ---- what lto-wrapper runs ---- */
@@ -483,10 +548,86 @@ bool cache_ltrans_requested(void)
 	return cc && *cc;
 }
 
+/* -fwpa, or -fwpa=N (WPA streams its partitions out in N processes) */
+static bool is_wpa_option(const char *arg)
+{
+	return !strcmp(arg, "-fwpa") || starts_with(arg, "-fwpa=");
+}
+
+/* Is ARGV (lto-wrapper puts it in an @file) a WPA step? */
+static bool is_wpa(int argc, char **argv)
+{
+	bool wpa = false;
+
+	for (int i = 1; i < argc && !wpa; i++) {
+		struct strvec args = STRVEC_INIT;
+		char *text;
+
+		wpa = is_wpa_option(argv[i]);
+		if (argv[i][0] != '@' || !(text = read_file(argv[i] + 1, NULL)))
+			continue;
+		ld_split_response(text, &args);
+		for (size_t j = 0; j < args.n && !wpa; j++)
+			wpa = is_wpa_option(args.v[j]);
+		strvec_clear(&args);
+		free(text);
+	}
+	return wpa;
+}
+
+/*
+ * Run the LTRANS compile ARGV (the partition at INPUT) with the
+ * assembler listing the files it read, and record them (*DEPS,
+ * asmdeps.h).  The exit status; *DEPS is NULL after a failure, and when
+ * the list cannot be had (*WHY says why: the object must not be kept).
+ */
+static int compile_listing_deps(int argc, char **argv, int input,
+				char **deps, char **why)
+{
+	const char *own_tmp = tmp_dir();
+	char *depfile = own_tmp ? tmp_file("as-deps.d") : NULL;
+	struct strvec args = STRVEC_INIT, settings = STRVEC_INIT, env = STRVEC_INIT;
+	struct strvec dirs = STRVEC_INIT, read = STRVEC_INIT, absent = STRVEC_INIT;
+	struct timespec start;
+	int rc;
+
+	*deps = NULL;
+	*why = NULL;
+	if (!depfile || strchr(depfile, ',')) {
+		*why = xstrdup("no temporary file for the assembler's list of files");
+		return run_wait(argv, NULL);
+	}
+	for (int i = 0; i < argc; i++) {
+		if (i == input)
+			strvec_pushf(&args, "-Wa,--MD,%s", depfile);
+		strvec_push(&args, argv[i]);
+	}
+	/* the driver's own files (the assembler's input) go where the list leaves them out */
+	strvec_pushf(&settings, "TMPDIR=%s", own_tmp);
+	env_with(&env, settings.v);
+	asmdeps_now(&start);
+	rc = run_wait(args.v, env.v);
+	if (rc == 0) {
+		asmdeps_include_dirs(argv, &dirs);
+		if (asmdeps_read(depfile, own_tmp, dirs.v, &read, &absent) != 0)
+			*why = xasprintf("%s: the assembler's list of the files it "
+					 "read: %s", depfile, strerror(errno));
+		else
+			asmdeps_record(read.v, absent.v, &start, deps, why);
+	}
+	strvec_clear(&args);
+	strvec_clear(&settings);
+	strvec_clear(&env);
+	strvec_clear(&dirs);
+	strvec_clear(&read);
+	strvec_clear(&absent);
+	return rc;
+}
+
 int cache_ltrans_main(int argc, char **argv)
 {
 	const char *dir = getenv(ENV_DIR);
-	char *cc = xstrdup(getenv(ENV_CC)), *entry;
+	char *cc = xstrdup(getenv(ENV_CC)), *entry, *deps, *why;
 	unsigned char key[SHA256_LEN];
 	struct ltrans_cmd cmd;
 	int rc;
@@ -495,33 +636,51 @@ int cache_ltrans_main(int argc, char **argv)
 	/* (gcc and what it runs are not lto-ld's LTRANS steps) */
 	unsetenv(ENV_CC);
 	if (!dir || !*dir || !parse_ltrans(argc, argv, &cmd)) {
+		/* WPA reads IR only; another compile may read any file */
+		if (!is_wpa(argc, argv))
+			log_line("uncached", "an LTO compile that is not an LTRANS step");
 		run_exec(argv, NULL);
 		return 1;
 	}
 	if (ltrans_key(argc, argv, &cmd, key) != 0) {
-		log_line("uncached %s\n", argv[cmd.input]);
+		log_line("uncached", argv[cmd.input]);
 		run_exec(argv, NULL);
 		return 1;
 	}
 	entry = entry_path(dir, key);
-	switch (fetch_entry(entry, key, cmd.output)) {
+	switch (fetch_entry(entry, key, cmd.output, &deps, &why)) {
 	case FETCH_HIT:
-		log_line("hit%s\n", "");
+		log_deps(deps);
+		log_line("hit", NULL);
+		free(deps);
 		free(entry);
 		return 0;
+	case FETCH_STALE:
+		/* (said here, where it happens: also when the link then fails) */
+		trace("LTO cache %s: %s: compiling the partition again", dir, why);
+		log_line("stale", why);
+		free(why);
+		break;
 	case FETCH_CORRUPT:
-		log_line("corrupt %s\n", entry);
+		log_line("corrupt", entry);
 		break;
 	case FETCH_MISS:
 		break;
 	}
-	rc = run_wait(argv, NULL);
+	rc = compile_listing_deps(argc, argv, cmd.input, &deps, &why);
 	if (rc == 0) {
-		log_line("miss%s\n", "");
-		if (store_entry(entry, key, cmd.output) != 0)
-			log_line("unstored %s\n", strerror(errno));
+		log_line("miss", NULL);
+		if (!deps)
+			log_line("uncached", why);
+		else if (store_entry(entry, key, deps, cmd.output) != 0)
+			log_line("unstored", strerror(errno));
+		if (deps)
+			log_deps(deps);
 	}
+	free(deps);
+	free(why);
 	free(entry);
+	tmp_cleanup();
 	return rc < 0 ? 1 : rc;
 }
 
@@ -545,8 +704,12 @@ static const char *const gcc_environment[] = {
 	"SOURCE_DATE_EPOCH",
 };
 
-/* The identity of the compiler LTRANS runs (and its environment), as hex. */
-static char *compiler_identity(struct toolchain *tc, const char *cc)
+/*
+ * The identity of the compiler LTRANS runs (and its environment) and of
+ * lto-ld itself (SELF), as hex.
+ */
+static char *compiler_identity(struct toolchain *tc, const char *cc,
+			       const char *self)
 {
 	char *lto1 = NULL, *wrapper_dir, hex[SHA256_HEX_LEN + 1];
 	unsigned char digest[SHA256_LEN];
@@ -555,6 +718,7 @@ static char *compiler_identity(struct toolchain *tc, const char *cc)
 	sha256_init(&h);
 	hash_number(&h, (uint64_t)toolchain_gcc_major(tc));
 	hash_text(&h, toolchain_machine(tc) ? toolchain_machine(tc) : "");
+	hash_program(&h, self);
 	hash_program(&h, cc);
 	hash_program(&h, tc->lto_wrapper);
 	if (tc->lto_wrapper) {
@@ -661,7 +825,7 @@ int cache_link_begin(struct cache_link *link, const char *dir,
 		free(real_cc);
 		return 1;
 	}
-	identity = compiler_identity(tc, real_cc);
+	identity = compiler_identity(tc, real_cc, self);
 	link->dir = xstrdup(dir);
 	link->log = log;
 	link->compiler = xstrdup(identity);
@@ -797,12 +961,63 @@ static void trim(const char *dir)
 	free(files);
 }
 
-void cache_link_end(struct cache_link *link)
+/* Sort "SUM PATH" lines by path, then sum. */
+static int by_path(const void *a, const void *b)
 {
-	char *text, *line, *save = NULL, *why = NULL;
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int c = strcmp(x + SHA256_HEX_LEN + 1, y + SHA256_HEX_LEN + 1);
 
-	if (!link->dir)
+	return c ? c : strcmp(x, y);
+}
+
+/*
+ * The link's list of the files the assembler read (asmdeps.h): every
+ * LTRANS step's, each file once, into LINK->deps; or why it cannot be
+ * had into LINK->deps_unknown: a file two steps saw with different
+ * contents (it changed during the link).
+ */
+static void join_deps(struct cache_link *link, struct strvec *lines)
+{
+	char *text = xstrdup(""), *more;
+
+	qsort(lines->v, lines->n, sizeof(*lines->v), by_path);
+	for (size_t i = 0; i < lines->n; i++) {
+		const char *line = lines->v[i];
+
+		if (strlen(line) < SHA256_HEX_LEN + 2 || line[SHA256_HEX_LEN] != ' ') {
+			link->deps_unknown = xstrdup("a malformed line in the LTRANS log");
+			break;
+		}
+		if (i > 0 && !by_path(&lines->v[i - 1], &lines->v[i]))
+			continue;
+		if (i > 0 && !strcmp(lines->v[i - 1] + SHA256_HEX_LEN + 1,
+				     line + SHA256_HEX_LEN + 1)) {
+			link->deps_unknown = xasprintf("%s changed during the link",
+						       line + SHA256_HEX_LEN + 1);
+			break;
+		}
+		more = xasprintf("%s%s\n", text, line);
+		free(text);
+		text = more;
+	}
+	if (link->deps_unknown)
+		free(text);
+	else
+		link->deps = text;
+}
+
+/*
+ * What the LTRANS steps of the link did, from its log: the counts, the
+ * reasons entries were stale (traced), the files the assembler read.
+ */
+static void read_log(struct cache_link *link)
+{
+	char *text, *line, *save = NULL, *unstored = NULL;
+	struct strvec deps = STRVEC_INIT;
+
+	if (link->log_read)
 		return;
+	link->log_read = true;
 	text = read_text_file(link->log, NULL);
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -812,22 +1027,39 @@ void cache_link_end(struct cache_link *link)
 			link->misses++;
 		else if (starts_with(line, "corrupt "))
 			link->corrupt++;
-		else if (starts_with(line, "unstored ")) {
+		else if (starts_with(line, "dep "))
+			strvec_push(&deps, line + strlen("dep "));
+		else if (starts_with(line, "stale "))
+			link->stale++;
+		else if (starts_with(line, "uncached ") && !link->deps_unknown) {
+			link->deps_unknown = xstrdup(line + strlen("uncached "));
+		} else if (starts_with(line, "unstored ")) {
 			link->stores_failed++;
-			if (!why)
-				why = xstrdup(line + strlen("unstored "));
+			if (!unstored)
+				unstored = xstrdup(line + strlen("unstored "));
 		}
 	}
 	free(text);
+	if (!link->deps_unknown)
+		join_deps(link, &deps);
+	strvec_clear(&deps);
+	if (unstored)
+		warning("LTO cache %s: %u LTRANS objects not stored: %s",
+			link->dir, link->stores_failed, unstored);
+	free(unstored);
+}
+
+void cache_link_end(struct cache_link *link)
+{
+	if (!link->dir)
+		return;
+	read_log(link);
 	/* (a link whose IR all stayed out has no LTRANS step) */
 	if (link->hits || link->misses || link->corrupt)
 		trace("LTO cache %s: %u hits, %u misses (%u corrupt entries "
-		      "replaced)", link->dir, link->hits, link->misses,
-		      link->corrupt);
-	if (why)
-		warning("LTO cache %s: %u LTRANS objects not stored: %s",
-			link->dir, link->stores_failed, why);
-	free(why);
+		      "replaced), %u of the misses for files the assembler "
+		      "reads", link->dir, link->hits, link->misses,
+		      link->corrupt, link->stale);
 	trim(link->dir);
 }
 
@@ -835,6 +1067,8 @@ void cache_link_free(struct cache_link *link)
 {
 	free(link->dir);	/* (the log is the tmp module's) */
 	free(link->compiler);
+	free(link->deps);
+	free(link->deps_unknown);
 	strvec_clear(&link->outputs);
 	memset(link, 0, sizeof(*link));
 }
@@ -919,7 +1153,7 @@ static int hash_named_file(struct sha256 *h, const char *token, const char *tmpd
 		return scan_file(path, hash_member, &lh, NULL) ? -1 : 0;
 	if (info.kind == FILE_OTHER && names_other_files(path))
 		return -1;
-	return hash_file(h, path);
+	return sha256_update_file(h, path);
 }
 
 static int link_key(struct cache_link *link, char *const *argv,
@@ -932,7 +1166,7 @@ static int link_key(struct cache_link *link, char *const *argv,
 	if (!tmpdir || !getcwd(cwd, sizeof(cwd)))
 		return -1;
 	sha256_init(&h);
-	hash_text(&h, "lto-ld link 1");
+	hash_text(&h, "lto-ld link 2");
 	hash_text(&h, link->compiler);
 	hash_text(&h, cwd);
 	for (size_t i = 0; argv[i]; i++) {
@@ -994,11 +1228,16 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 	}
 	for (size_t i = 0; outputs[i] && hit; i++) {
 		unsigned char key[SHA256_LEN];
-		char *entry;
+		char *entry, *deps, *why;
 
 		output_key(link, i, key);
 		entry = entry_path(link->dir, key);
-		hit = fetch_entry(entry, key, outputs[i]) == FETCH_HIT;
+		hit = fetch_entry(entry, key, outputs[i], &deps, &why) == FETCH_HIT;
+		if (why)
+			trace("LTO cache %s: %s: the cached link is stale",
+			      link->dir, why);
+		free(deps);
+		free(why);
 		free(entry);
 	}
 	link->link_hit = hit;
@@ -1022,6 +1261,13 @@ void cache_link_store(struct cache_link *link)
 	 */
 	if (stat(link->log, &st) != 0 || st.st_size == 0)
 		return;
+	/* (what the assembler read is the link's input too) */
+	read_log(link);
+	if (link->deps_unknown) {
+		trace("LTO cache %s: the link's outputs not stored: %s",
+		      link->dir, link->deps_unknown);
+		return;
+	}
 	/* (a side file the plugin did not write: nothing to replay) */
 	for (size_t i = 0; outputs[i]; i++)
 		if (access(outputs[i], R_OK) != 0)
@@ -1032,7 +1278,8 @@ void cache_link_store(struct cache_link *link)
 
 		output_key(link, i, key);
 		entry = entry_path(link->dir, key);
-		if (store_entry(entry, key, outputs[i]) != 0 && !link->stores_failed++)
+		if (store_entry(entry, key, link->deps, outputs[i]) != 0 &&
+		    !link->stores_failed++)
 			warning("LTO cache %s: the link's outputs not stored: %s",
 				link->dir, strerror(errno));
 		free(entry);

@@ -6,7 +6,9 @@
  * wrote.  WPA and anything else it is asked to run go to gcc untouched.
  * The link cache, in the same folder, goes one step further: a link
  * whose inputs are those of a cached one gets that link's outputs, and
- * neither WPA nor LTRANS runs.
+ * neither WPA nor LTRANS runs.  Both kinds of entry keep the files the
+ * assembler read for them (.incbin, .include), and are used only while
+ * those files are unchanged.
  */
 #ifndef LTO_LD_CACHE_H
 #define LTO_LD_CACHE_H
@@ -22,7 +24,10 @@ struct cache_link {
 	char *dir;
 	const char *log;	/* what each LTRANS compile did, a line each */
 	char *compiler;		/* the compiler's identity, as hex */
-	unsigned hits, misses, stores_failed, corrupt;
+	unsigned hits, misses, stores_failed, corrupt, stale;
+	bool log_read;		/* the counts and the files below are read */
+	char *deps;		/* the files the assembler read (asmdeps.h)... */
+	char *deps_unknown;	/* ...or why they are not known (NULL: they are) */
 	bool keyed;		/* the link cache could name this link: */
 	unsigned char key[32];	/* ...by this */
 	bool link_hit;		/* its outputs came from the cache */

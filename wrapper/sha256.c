@@ -1,7 +1,11 @@
 #include "sha256.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -212,4 +216,40 @@ void sha256_hex(const unsigned char digest[SHA256_LEN], char out[SHA256_HEX_LEN 
 {
 	for (int i = 0; i < SHA256_LEN; i++)
 		snprintf(out + 2 * i, 3, "%02x", digest[i]);
+}
+
+int sha256_update_fd(struct sha256 *h, int fd, uint64_t offset, uint64_t len)
+{
+	unsigned char buf[65536];
+
+	while (len > 0) {
+		size_t want = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		ssize_t got = pread(fd, buf, want, (off_t)offset);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				errno = EIO;
+			return -1;
+		}
+		sha256_update(h, buf, (size_t)got);
+		offset += (uint64_t)got;
+		len -= (uint64_t)got;
+	}
+	return 0;
+}
+
+int sha256_update_file(struct sha256 *h, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc, saved;
+
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, &st) ? -1 : sha256_update_fd(h, fd, 0, (uint64_t)st.st_size);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc;
 }

@@ -25,6 +25,13 @@ bool sha256_use_hardware(bool use);
 void sha256_init(struct sha256 *h);
 void sha256_update(struct sha256 *h, const void *data, size_t len);
 void sha256_final(struct sha256 *h, unsigned char out[SHA256_LEN]);
+/*
+ * Hash LEN bytes of FD from OFFSET into H.  0, or -1 when they are not
+ * all there or cannot be read (errno; EIO for a file that ends first).
+ */
+int sha256_update_fd(struct sha256 *h, int fd, uint64_t offset, uint64_t len);
+/* Hash the whole file PATH into H.  0, or -1 with errno set. */
+int sha256_update_file(struct sha256 *h, const char *path);
 /* OUT gets the 64 lower-case hex digits of DIGEST and a NUL. */
 void sha256_hex(const unsigned char digest[SHA256_LEN], char out[SHA256_HEX_LEN + 1]);
 
