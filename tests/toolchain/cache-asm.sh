@@ -9,12 +9,13 @@
 # does without the cache; unchanged files still hit.  Host and ARM.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
-# sources: data.c .incbin's blob.bin (top-level asm), inc.c .include's
+# sources: data.c .incbin's "blob $1.bin" (top-level asm; a space and a
+# dollar, which the assembler's list quotes for make), inc.c .include's
 # part.s (asm in a function), found.c .incbin's found.bin, which only
 # -Wa,-Iasminc finds; main.c refers to all three
 sources() {
 	cat > data.c <<'C'
-__asm__(".section .rodata\n.globl blob\nblob:\n.incbin \"blob.bin\"\n.byte 0\n.previous");
+__asm__(".section .rodata\n.globl blob\nblob:\n.incbin \"blob $1.bin\"\n.byte 0\n.previous");
 C
 	cat > inc.c <<'C'
 void emit_part(void)
@@ -41,13 +42,13 @@ C
 }
 
 # set_blob TEXT, set_part TEXT, set_found TEXT: the files the asm reads
-set_blob() { printf '%s' "$1" > blob.bin; }
+set_blob() { printf '%s' "$1" > 'blob $1.bin'; }
 set_part() { printf '.ascii "%s"\n' "$1" > part.s; }
 set_found() { printf '%s' "$1" > asminc/found.bin; }
 
 # compile: the objects, GCC IR, with the assembler's -I for all of them
 # (lto-wrapper drops -Wa options the objects do not all share); data.c
-# again each time, as make would after blob.bin changed (its IR stays
+# again each time, as make would after the .incbin file changed (its IR stays
 # the same)
 compile() {
 	for f in data inc found f1 f2 f3 main; do
@@ -121,7 +122,7 @@ route() {
 	expect "$r" 2 "$again"
 	set_blob blob-TWO
 	compile
-	step "$r" 3 "blob.bin (.incbin) changed, data.c compiled again to the same IR" blob-TWO part-one found-one
+	step "$r" 3 "the .incbin file changed, data.c compiled again to the same IR" blob-TWO part-one found-one
 	expect "$r" 3 "[1-9]* hits, [1-9]* misses"
 	set_part part-TWO
 	step "$r" 4 "part.s (.include in a function) changed" blob-TWO part-TWO found-one
@@ -130,25 +131,25 @@ route() {
 	step "$r" 6 "nothing changed" blob-TWO part-TWO found-TWO
 	expect "$r" 6 "$again"
 	set_blob blob-TWO
-	step "$r" 7 "blob.bin written again with the same bytes" blob-TWO part-TWO found-TWO
+	step "$r" 7 "the .incbin file written again with the same bytes" blob-TWO part-TWO found-TWO
 	expect "$r" 7 "$again"
 	printf 'found-SHADOW' > found.bin
 	step "$r" 8 "found.bin made in the working directory, which the assembler searches first" \
 		blob-TWO part-TWO found-SHADOW
 	rm found.bin
 	step "$r" 9 "...and removed again" blob-TWO part-TWO found-TWO
-	rm blob.bin
+	rm 'blob $1.bin'
 	link "$r" none-gone ""; rc_none=$?
 	link "$r" "$r-gone"; rc=$?
-	want=$(grep -o 'Error: file not found: blob.bin' none-gone.log)
+	want=$(grep -o 'Error: file not found: blob \$1.bin' none-gone.log)
 	if [ $rc -ne 0 ] && [ $rc_none -ne 0 ] && [ -n "$want" ] && grep -q "$want" "$r-gone.log" &&
 	   [ ! -e "$r-gone" ]; then
-		ok "$name $r: blob.bin deleted: the link fails as without the cache ($want)"
+		ok "$name $r: the .incbin file deleted: the link fails as without the cache ($want)"
 	else
-		not_ok "$name $r: blob.bin deleted: the link fails as without the cache (rc $rc, $rc_none)"
+		not_ok "$name $r: the .incbin file deleted: the link fails as without the cache (rc $rc, $rc_none)"
 		diag "$(cat "$r-gone.log")"
 	fi
-	grep -q "LTO cache .*blob.bin: No such file or directory" "$r-gone.log" &&
+	grep -q 'LTO cache .*blob $1.bin: No such file or directory' "$r-gone.log" &&
 		ok "$name $r: ...and LTO_LD_VERBOSE says why the entry missed" ||
 		{ not_ok "$name $r: ...and LTO_LD_VERBOSE says why the entry missed"; diag "$(cat "$r-gone.log")"; }
 	set_blob blob-TWO
