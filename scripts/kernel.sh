@@ -23,8 +23,11 @@
 #   faults                boot the virt LTO kernel in a broken state (one
 #                         initcall left out, a failing module): the parity
 #                         checks must catch both
-#   check                 parity mps2, parity virt, faults; the parity table;
-#                         one TAP result per check in kernel-check.log
+#   check                 parity mps2, parity virt, faults, an edit of virt
+#                         and two option changes (CONFIG_IKCONFIG's copy
+#                         must follow) rebuilt with the LTO cache; the
+#                         parity table; one TAP result per check in
+#                         kernel-check.log
 #   kunit-py VARIANT      tools/testing/kunit/kunit.py run --arch=arm with the
 #                         project's suites (lto: with lto-ld and LTO_GCC)
 #   sizes [TARGETS]       build every variant of each target (ccache is
@@ -328,6 +331,40 @@ edit_boot() {
 	fi
 	echo "kernel: $1-lto after the edit: the edited notice is not on its console (console-edit.log)" >&2
 	return 1
+}
+
+# ikconfig_change TARGET LINE ARGS...: change TARGET-lto's .config with
+# scripts/config ARGS, rebuild vmlinux with its in-tree LTO cache, and
+# check that the config in the image (CONFIG_IKCONFIG: an .incbin that
+# the IR only names) now has LINE
+ikconfig_change() {
+	t=$1 want=$2; shift 2
+	b=$cache/kbuild/$t-lto
+	"$tree/scripts/config" --file "$b/.config" "$@"
+	kmake "$t" lto olddefconfig
+	grep -qx "$want" "$b/.config" || {
+		echo "kernel: $t-lto: '$want' did not reach .config" >&2; return 1; }
+	LTO_LD_VERBOSE=1 kmake "$t" lto -j"$jobs" vmlinux 2> "$b/ikconfig.log" || {
+		cat "$b/ikconfig.log" >&2; return 1; }
+	if "$tree/scripts/extract-ikconfig" "$b/vmlinux" | grep -qx "$want"; then
+		echo "kernel: $t-lto after '$want', LTRANS cache $(ltrans_counts "$b/ikconfig.log"): the image's config has it"
+		return 0
+	fi
+	echo "kernel: $t-lto after '$want': the image's config (extract-ikconfig) does not have it: stale" >&2
+	return 1
+}
+
+# ikconfig TARGET: two option changes, each rebuilt through the cache:
+# one that changes no compiled code, and one that does (the version)
+ikconfig() {
+	r=ok
+	ikconfig_change "$1" CONFIG_HEADERS_INSTALL=y --enable HEADERS_INSTALL || r=FAILED
+	"$results" line "$r" "$1 ikconfig: CONFIG_HEADERS_INSTALL=y, rebuilt with the LTO cache, is in the image's config" >> "$lines"
+	r=ok
+	ikconfig_change "$1" 'CONFIG_LOCALVERSION="-lto-ld-ikconfig"' \
+		--set-str LOCALVERSION -lto-ld-ikconfig || r=FAILED
+	"$results" line "$r" "$1 ikconfig: CONFIG_LOCALVERSION changed, rebuilt with the LTO cache, is in the image's config" >> "$lines"
+	[ $r = ok ]
 }
 
 # compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
@@ -719,7 +756,8 @@ readme_table() {
 	mv "$top/README.md.tmp" "$top/README.md"
 }
 
-# check: parity of mps2 and virt, the fault checks, the parity table;
+# check: parity of mps2 and virt, the fault checks, virt's edit and
+# option changes rebuilt through the cache, the parity table;
 # one TAP result per check in kernel-check.log (tests/kernel/results.sh)
 check() {
 	status=0
@@ -737,6 +775,8 @@ check() {
 	if edit_main && edit_rebuild virt lto "" && edit_boot virt; then r=ok; else status=1 r=FAILED; fi
 	"$results" line "$r" "virt edit: rebuilt with the LTRANS cache, booted" >> "$lines"
 	unedit_main
+	# the image's copy of .config follows option changes through the cache
+	ikconfig virt || status=1
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
 	parity_table mps2 virt | tee "$cache/parity.md"
