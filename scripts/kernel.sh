@@ -357,14 +357,14 @@ ikconfig_change() {
 # ikconfig TARGET: two option changes, each rebuilt through the cache:
 # one that changes no compiled code, and one that does (the version)
 ikconfig() {
-	r=ok
-	ikconfig_change "$1" CONFIG_HEADERS_INSTALL=y --enable HEADERS_INSTALL || r=FAILED
+	r=ok stale=0
+	ikconfig_change "$1" CONFIG_HEADERS_INSTALL=y --enable HEADERS_INSTALL || r=FAILED stale=1
 	"$results" line "$r" "$1 ikconfig: CONFIG_HEADERS_INSTALL=y, rebuilt with the LTO cache, is in the image's config" >> "$lines"
 	r=ok
 	ikconfig_change "$1" 'CONFIG_LOCALVERSION="-lto-ld-ikconfig"' \
-		--set-str LOCALVERSION -lto-ld-ikconfig || r=FAILED
+		--set-str LOCALVERSION -lto-ld-ikconfig || r=FAILED stale=1
 	"$results" line "$r" "$1 ikconfig: CONFIG_LOCALVERSION changed, rebuilt with the LTO cache, is in the image's config" >> "$lines"
-	[ $r = ok ]
+	[ $stale = 0 ]
 }
 
 # compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
@@ -760,27 +760,28 @@ readme_table() {
 # option changes rebuilt through the cache, the parity table;
 # one TAP result per check in kernel-check.log (tests/kernel/results.sh)
 check() {
-	status=0
+	# (not "status": the functions it calls set that one)
+	failed=0
 	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
 	: > "$lines"
 	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
 	for t in mps2 virt; do
 		rm -f "$cache/parity-$t.csv"
-		parity "$t" || status=1
+		parity "$t" || failed=1
 		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
 	done
-	faults || status=1
+	faults || failed=1
 	"$results" csv "virt faults:" "$cache/faults.csv" >> "$lines"
 	# a real edit, rebuilt with the LTRANS cache and booted
-	if edit_main && edit_rebuild virt lto "" && edit_boot virt; then r=ok; else status=1 r=FAILED; fi
+	if edit_main && edit_rebuild virt lto "" && edit_boot virt; then r=ok; else failed=1 r=FAILED; fi
 	"$results" line "$r" "virt edit: rebuilt with the LTRANS cache, booted" >> "$lines"
 	unedit_main
 	# the image's copy of .config follows option changes through the cache
-	ikconfig virt || status=1
+	ikconfig virt || failed=1
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
 	parity_table mps2 virt | tee "$cache/parity.md"
-	return $status
+	return $failed
 }
 
 # suite TARGETS: measure every target, then print the tables and put them in the README
