@@ -3,10 +3,9 @@
  * (tools/sizediff-html.c).  It reads the two JSON blocks of the page,
  * draws the treemap of NEW (directories, then symbols, squarified, each
  * leaf's area proportional to its bytes, coloured by its change against
- * OLD) and the tables, and then checks its own drawing: the leaves'
- * areas must add up to the treemap's and their bytes to NEW's total.
- * The result goes into #selfcheck and script errors into #errors, where
- * a test reading the page's DOM (chromium --dump-dom) finds them.
+ * OLD) and the tables.  Script errors go into #errors, where the user
+ * sees them and a test reading the page's DOM (chromium --dump-dom)
+ * finds them.
  */
 "use strict";
 
@@ -141,26 +140,6 @@ function drawTreemap(C, map) {
 	});
 }
 
-/* The leaves' areas against the treemap's, their bytes against NEW's. */
-function selfCheck(R, map) {
-	var area = 0, sum = 0, n = 0, worstShare = 0;
-	var total = R.totals["new"], whole = WIDTH * HEIGHT;
-	map.querySelectorAll(".leaf").forEach(function (leaf) {
-		var a = parseFloat(leaf.style.width) * parseFloat(leaf.style.height);
-		var b = Number(leaf.dataset.bytes);
-		area += a; sum += b; n++;
-		worstShare = Math.max(worstShare, Math.abs(a / whole - b / total));
-	});
-	var ok = sum === total && (total === 0 ? n === 0 :
-		Math.abs(area - whole) <= whole * 1e-6 && worstShare <= 1e-6);
-	var out = document.getElementById("selfcheck");
-	out.textContent = "treemap: " + n + " leaves, " + sum + " bytes of NEW's " +
-		total + ", area " + area.toFixed(2) + " of " + whole +
-		" px, largest share error " + worstShare.toExponential(2) + ": " +
-		(ok ? "ok" : "MISMATCH");
-	out.dataset.ok = ok ? "1" : "0";
-}
-
 /* A table whose header sorts it (numbers numerically), click again to reverse. */
 function table(t, columns, rows) {
 	var head = el("tr"), body = el("tbody");
@@ -267,4 +246,3 @@ var map = document.getElementById("treemap");
 drawSummary(report);
 drawTreemap(cells, map);
 drawTables(report);
-selfCheck(report, map);
