@@ -383,13 +383,16 @@ static int read_objects(struct state *st, const char *nm, char *const *files)
 
 /* ---- attribution ---- */
 
-/* A treemap leaf (--html), for the bytes the images have of it. */
+/*
+ * A treemap leaf (--html), for the bytes the images have of it: in NEW,
+ * or only in OLD (what LTO removed is drawn too).
+ */
 static void add_cell(struct state *st, const char *dir, const char *name,
 		     const uint64_t size[2])
 {
 	struct cells *c = &st->cells;
 
-	if (!st->want_cells || !size[NEW])
+	if (!st->want_cells || (!size[OLD] && !size[NEW]))
 		return;
 	ALLOC_GROW(c->v, c->n, c->alloc);
 	c->v[c->n++] = (struct cell){ dir, name, { size[OLD], size[NEW] } };

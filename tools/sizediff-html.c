@@ -38,8 +38,16 @@ static const char style[] =
 	"table{border-collapse:collapse;margin-top:.5em}\n"
 	"th,td{border:1px solid #bbb;padding:2px 6px}td.n{text-align:right}\n"
 	"th{background:#eee;cursor:pointer;user-select:none}\n"
-	"#errors{color:#b00}.swatch{display:inline-block;width:1.2em;"
-	"height:.9em;vertical-align:middle;margin:0 .3em}\n";
+	"#errors{color:#b00}.key{white-space:nowrap;margin-right:1.2em}\n"
+	".swatch{display:inline-block;width:1.2em;height:.9em;"
+	"vertical-align:middle;margin-right:.3em;border:1px solid #888}\n"
+	/* what became of a box: the legend's swatches and the leaves */
+	".leaf.removed,.swatch.removed{background:hsl(212,70%,58%)}\n"
+	".leaf.shrunk,.swatch.shrunk{background:hsl(205,65%,84%)}\n"
+	".leaf.same,.swatch.same{background:hsl(0,0%,87%)}\n"
+	".leaf.grown,.swatch.grown{background:hsl(32,95%,80%)}\n"
+	".leaf.new,.swatch.new{background:hsl(18,85%,58%)}\n"
+	".frame.removed{outline-style:dashed}\n";
 
 /* JSON inside <script>: "<" only occurs in strings, where \u003c is it. */
 static void put_script_json(FILE *f, const char *id, const char *json)
@@ -105,9 +113,11 @@ static void write_page(FILE *f, const struct report *r)
 		"<title>lto-sizediff</title>\n<style>\n%s</style>\n</head>\n"
 		"<body>\n<h1 id=\"title\">lto-sizediff</h1>\n"
 		"<p id=\"summary\"></p>\n"
-		"<p id=\"selfcheck\">not checked: the page's script did not run</p>\n"
+		"<noscript><p>The page's script draws the treemap and the tables: "
+		"allow JavaScript for this file.</p></noscript>\n"
 		"<pre id=\"errors\"></pre>\n"
-		"<h2>NEW by directory and symbol</h2>\n<p id=\"legend\"></p>\n"
+		"<h2>OLD and NEW by directory and symbol</h2>\n"
+		"<p id=\"legend\"></p>\n"
 		"<div id=\"treemap\"></div>\n"
 		"<h2>Largest changes</h2>\n<table id=\"changes\"></table>\n"
 		"<h2>By directory</h2>\n<table id=\"dirs\"></table>\n"

@@ -1,12 +1,12 @@
 /*
  * lto-sizediff --html: the page's script, compiled into lto-sizediff
- * (tools/sizediff-html.c).  It reads the two JSON blocks of the page,
- * draws the treemap of NEW (directories, then symbols, squarified, each
- * leaf's area proportional to its bytes, coloured by its change against
- * OLD) and the tables, and then checks its own drawing: the leaves'
- * areas must add up to the treemap's and their bytes to NEW's total.
- * The result goes into #selfcheck and script errors into #errors, where
- * a test reading the page's DOM (chromium --dump-dom) finds them.
+ * (tools/sizediff-html.c).  It reads the two JSON blocks of the page and
+ * draws the treemap of OLD and NEW together (directories, then symbols,
+ * squarified, each box's area proportional to the larger of its two
+ * sizes, its class, and so its colour, what became of it: removed,
+ * shrunk, same, grown or new), its legend and the tables.  Script errors
+ * go into #errors, where the user sees them and a test reading the page's
+ * DOM (chromium --dump-dom) finds them.
  */
 "use strict";
 
@@ -35,14 +35,24 @@ function signed(n) {
 	return (n > 0 ? "+" : "") + bytes(n);
 }
 
-/* The change from OLD to NEW, -1 (all gone) .. +1 (all new), as a colour. */
-function changeColour(oldSize, newSize) {
-	var big = Math.max(oldSize, newSize);
-	var r = big ? (newSize - oldSize) / big : 0;
-	if (r === 0)
-		return "hsl(0,0%,85%)";
-	var light = 88 - 38 * Math.abs(r);
-	return r < 0 ? "hsl(120,55%," + light + "%)" : "hsl(0,70%," + light + "%)";
+/*
+ * What became of a box from OLD to NEW: its class, which gives its colour
+ * (the page's style), and the legend's words for it.
+ */
+var CHANGES = [
+	{ cls: "removed", words: "removed, only in OLD" },
+	{ cls: "shrunk", words: "shrank" },
+	{ cls: "same", words: "unchanged" },
+	{ cls: "grown", words: "grew" },
+	{ cls: "new", words: "new, only in NEW" }
+];
+
+function change(oldSize, newSize) {
+	if (!newSize)
+		return "removed";
+	if (!oldSize)
+		return "new";
+	return newSize < oldSize ? "shrunk" : newSize > oldSize ? "grown" : "same";
 }
 
 /* The worst aspect ratio of a row of areas laid along a side of SIDE. */
@@ -105,14 +115,38 @@ function px(v) {
 	return v.toFixed(4) + "px";
 }
 
+/* A box of the treemap, CLS "leaf" or "frame", for B (name, oldSize, newSize). */
+function box(cls, b, x, y, w, h) {
+	var e = el("div", undefined, cls + " " + change(b.oldSize, b.newSize));
+	e.style.left = px(x); e.style.top = px(y);
+	e.style.width = px(w); e.style.height = px(h);
+	e.dataset.old = b.oldSize;
+	e.dataset["new"] = b.newSize;
+	return e;
+}
+
+/* "1,234 -> 567 bytes (-667)" */
+function sizes(b) {
+	return bytes(b.oldSize) + " \u2192 " + bytes(b.newSize) + " bytes (" +
+		signed(b.newSize - b.oldSize) + ")";
+}
+
+/*
+ * Directories, then their symbols, each as large as the larger of its
+ * bytes in OLD and in NEW: what LTO removed keeps its place beside what
+ * stayed, a directory with nothing left in NEW included.
+ */
 function drawTreemap(C, map) {
 	var dirs = C.dirs.map(function (name) {
-		return { name: name, value: 0, cells: [] };
+		return { name: name, oldSize: 0, newSize: 0, value: 0, cells: [] };
 	});
 	C.cells.forEach(function (c) {
 		var d = dirs[c[0]];
-		d.cells.push({ name: c[1], old: c[2], value: c[3] });
-		d.value += c[3];
+		d.cells.push({ name: c[1], oldSize: c[2], newSize: c[3],
+			value: Math.max(c[2], c[3]) });
+		d.oldSize += c[2];
+		d.newSize += c[3];
+		d.value += Math.max(c[2], c[3]);
 	});
 	dirs.sort(byValue);
 	map.style.width = WIDTH + "px";
@@ -120,45 +154,22 @@ function drawTreemap(C, map) {
 	squarify(dirs, 0, 0, WIDTH, HEIGHT, function (d, x, y, w, h) {
 		d.cells.sort(byValue);
 		squarify(d.cells, x, y, w, h, function (c, cx, cy, cw, ch) {
-			var leaf = el("div", undefined, "leaf");
-			leaf.style.left = px(cx); leaf.style.top = px(cy);
-			leaf.style.width = px(cw); leaf.style.height = px(ch);
-			leaf.style.background = changeColour(c.old, c.value);
-			leaf.dataset.bytes = c.value;
-			leaf.dataset.old = c.old;
-			leaf.title = c.name + " (" + d.name + "): " + bytes(c.value) +
-				" bytes, was " + bytes(c.old) + " (" + signed(c.value - c.old) + ")";
+			var leaf = box("leaf", c, cx, cy, cw, ch);
+			leaf.dataset.dir = d.name;
+			leaf.title = c.name + " (" + d.name + "): " + sizes(c) + ", " +
+				change(c.oldSize, c.newSize);
 			if (cw > 50 && ch > 14)
 				leaf.textContent = c.name;
 			map.appendChild(leaf);
 		});
-		var frame = el("div", undefined, "frame");
-		frame.style.left = px(x); frame.style.top = px(y);
-		frame.style.width = px(w); frame.style.height = px(h);
+		var frame = box("frame", d, x, y, w, h);
+		frame.dataset.dir = d.name;
+		var label = d.name + ": " + sizes(d);
 		if (w > 60 && h > 20)
-			frame.appendChild(el("span", d.name));
+			frame.appendChild(el("span", w > 7 * label.length ? label : d.name));
 		map.appendChild(frame);
 	});
-}
-
-/* The leaves' areas against the treemap's, their bytes against NEW's. */
-function selfCheck(R, map) {
-	var area = 0, sum = 0, n = 0, worstShare = 0;
-	var total = R.totals["new"], whole = WIDTH * HEIGHT;
-	map.querySelectorAll(".leaf").forEach(function (leaf) {
-		var a = parseFloat(leaf.style.width) * parseFloat(leaf.style.height);
-		var b = Number(leaf.dataset.bytes);
-		area += a; sum += b; n++;
-		worstShare = Math.max(worstShare, Math.abs(a / whole - b / total));
-	});
-	var ok = sum === total && (total === 0 ? n === 0 :
-		Math.abs(area - whole) <= whole * 1e-6 && worstShare <= 1e-6);
-	var out = document.getElementById("selfcheck");
-	out.textContent = "treemap: " + n + " leaves, " + sum + " bytes of NEW's " +
-		total + ", area " + area.toFixed(2) + " of " + whole +
-		" px, largest share error " + worstShare.toExponential(2) + ": " +
-		(ok ? "ok" : "MISMATCH");
-	out.dataset.ok = ok ? "1" : "0";
+	return dirs;
 }
 
 /* A table whose header sorts it (numbers numerically), click again to reverse. */
@@ -250,21 +261,40 @@ function drawSummary(R) {
 		": " + bytes(t.old) + " bytes; NEW " + R["new"].file + ": " +
 		bytes(t["new"]) + " bytes (" + signed(t.diff) + (t.old ?
 		", " + (100 * t.diff / t.old).toFixed(2) + "%" : "") + ").";
-	var legend = document.getElementById("legend");
-	legend.textContent = "Area: NEW's bytes. Colour: change against OLD";
-	[["shrank", 2, 1], ["unchanged", 1, 1], ["grew or new", 1, 2]].forEach(function (s) {
-		var sw = el("span", undefined, "swatch");
-		sw.style.background = changeColour(s[1], s[2]);
-		legend.appendChild(sw);
-		legend.appendChild(document.createTextNode(s[0]));
+}
+
+/* The legend: each change's colour, with its boxes and bytes in DIRS. */
+function drawLegend(dirs) {
+	var legend = document.getElementById("legend"), tally = {};
+	CHANGES.forEach(function (c) { tally[c.cls] = { boxes: 0, diff: 0, size: 0 }; });
+	dirs.forEach(function (d) {
+		d.cells.forEach(function (c) {
+			var t = tally[change(c.oldSize, c.newSize)];
+			t.boxes++;
+			t.diff += c.newSize - c.oldSize;
+			t.size += c.newSize;
+		});
 	});
-	legend.appendChild(document.createTextNode(". Hover over a box for its numbers."));
+	legend.textContent = "Each box is as large as the larger of its bytes " +
+		"in OLD and in NEW; its colour is what became of it:";
+	legend.appendChild(el("br"));
+	CHANGES.forEach(function (c) {
+		var t = tally[c.cls], item = el("span", undefined, "key");
+		item.dataset.change = c.cls;
+		item.appendChild(el("span", undefined, "swatch " + c.cls));
+		item.appendChild(document.createTextNode(c.words + ": " + t.boxes +
+			(t.boxes === 1 ? " box, " : " boxes, ") +
+			(c.cls === "same" ? bytes(t.size) : signed(t.diff)) + " bytes"));
+		legend.appendChild(item);
+	});
+	legend.appendChild(el("br"));
+	legend.appendChild(document.createTextNode("A dashed frame is a " +
+		"directory with nothing left in NEW. Hover over a box for its numbers."));
 }
 
 var report = JSON.parse(document.getElementById("report").textContent);
 var cells = JSON.parse(document.getElementById("cells").textContent);
 var map = document.getElementById("treemap");
 drawSummary(report);
-drawTreemap(cells, map);
+drawLegend(drawTreemap(cells, map));
 drawTables(report);
-selfCheck(report, map);
