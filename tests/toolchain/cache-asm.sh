@@ -6,7 +6,8 @@
 # new bytes, through lto-ld's own link (the link cache, and the LTRANS
 # cache alone) and through gcc -flto -B; a file that now shadows another
 # in the assembler's search is read; a deleted file fails the link as it
-# does without the cache; unchanged files still hit.  Host and ARM.
+# does without the cache; unchanged files still hit; an entry whose list
+# of files is damaged is compiled again.  Host and ARM.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 # sources: data.c .incbin's "blob $1.bin" (top-level asm; a space and a
@@ -155,6 +156,23 @@ route() {
 	set_blob blob-TWO
 }
 
+# damaged: an entry whose list of the assembler's files is damaged (a
+# digit of a checksum changed; cut short inside the list) is compiled
+# again, never linked
+damaged() {
+	entry=$(grep -l 'blob \$1.bin' $(find cache-ltrans -type f ! -name '*.tmp-*') | head -1)
+	# (the list starts after the 88-byte header, with a hex digit)
+	c=$(dd if="$entry" bs=1 skip=88 count=1 2>/dev/null)
+	[ "$c" = 0 ] && c=1 || c=0
+	printf '%s' "$c" | dd of="$entry" bs=1 seek=88 conv=notrunc 2>/dev/null
+	step ltrans 10 "a checksum in an entry's list of files damaged" blob-TWO part-TWO found-TWO
+	expect ltrans 10 "[1-9]* hits, 1 misses"
+	entry=$(grep -l 'blob \$1.bin' $(find cache-ltrans -type f ! -name '*.tmp-*') | head -1)
+	head -c 120 "$entry" > cut && cat cut > "$entry"
+	step ltrans 11 "an entry cut short inside its list of files" blob-TWO part-TWO found-TWO
+	expect ltrans 11 "[1-9]* hits, 1 misses"
+}
+
 # scenario PREFIX NAME: every route for one toolchain
 scenario() {
 	prefix=$1 name=$2
@@ -163,6 +181,7 @@ scenario() {
 	sources
 	route link "link cache hit"
 	route ltrans "[1-9]* hits, 0 misses"
+	damaged
 	route gcc "[1-9]* hits, 0 misses"
 	cd ..
 }
