@@ -41,6 +41,11 @@
 #                         keep reason (lto-ld's report of the vmlinux.o
 #                         link); the keep-reason table goes in the README
 #                         where it has markers (stm32)
+#   edit-levers TARGET [LEVERS]
+#                         the rebuild after an edit with LTO as configured
+#                         and with each lever that makes WPA cheaper
+#                         (zstd1, ggc; default both), beside no LTO: edit
+#                         times, sizes and peak memory, in turns
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -109,6 +114,20 @@ lever_cflags() {
 		sra) echo -fipa-sra ;;
 		partial) echo -fno-partial-inlining ;;
 		stack) echo -fno-conserve-stack ;;
+		zstd1) echo -flto-compression-level=1 ;;
+	esac
+}
+
+# lever_lto_flags VARIANT: the flags a lever gives the LTO step
+# (LTO_LD_LTO_FLAGS; kbuild does not see the environment, so each such
+# lever has a folder of its own)
+lever_lto_flags() {
+	case $1 in
+		lto-one) echo -flto-partition=one ;;
+		lto-zstd1) echo -flto-compression-level=1 ;;
+		# GC only once WPA's heap passes 1 GiB (GCC's default on this
+		# machine: 128 MiB, then whenever it grew by the expand percentage)
+		lto-ggc) echo --param=ggc-min-expand=100 --param=ggc-min-heapsize=1048576 ;;
 	esac
 }
 
@@ -123,10 +142,10 @@ kmake() {
 	set -- O="$o" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" \
 		KCPPFLAGS="-fmacro-prefix-map=$("$top/scripts/relpath.sh" "$o" "$tree")/=" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
-	case $v in *-sra|*-partial|*-stack) set -- KCFLAGS="$(lever_cflags "${v#*-}")" "$@" ;; esac
-	# (kbuild does not see the environment: lto-one has a folder of its own)
+	case $v in *-sra|*-partial|*-stack|*-zstd1) set -- KCFLAGS="$(lever_cflags "${v#*-}")" "$@" ;; esac
 	case $v in
-		lto-one) $run env LTO_LD_LTO_FLAGS=-flto-partition=one make -C "$tree" -s "$@" ;;
+		lto-one|lto-zstd1|lto-ggc)
+			$run env LTO_LD_LTO_FLAGS="$(lever_lto_flags "$v")" make -C "$tree" -s "$@" ;;
 		lto-weak) $run env LTO_LD_FINAL_WEAK=1 make -C "$tree" -s "$@" ;;
 		*) $run make -C "$tree" -s "$@" ;;
 	esac
@@ -166,7 +185,7 @@ fragments() {
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 	esac
 	case $2 in
-		lto|lto-one|lto-weak|lto-sra|lto-partial|lto-stack) echo "$configs/lto.config" ;;
+		lto|lto-one|lto-weak|lto-sra|lto-partial|lto-stack|lto-zstd1|lto-ggc) echo "$configs/lto.config" ;;
 		ltoplain) echo "$configs/lto.config $configs/lto-plain.config" ;;
 		lto-gc) echo "$configs/lto.config $configs/gc.config" ;;
 		nolto-gc) echo "$configs/gc.config" ;;
@@ -699,6 +718,70 @@ levers() {
 	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
 }
 
+# edit_nth N: the one-line edit of init/main.c, numbered N, so that each
+# rebuild compiles new IR (neither cache may answer it whole)
+edit_nth() {
+	edit_main
+	sed -i "s/(lto-ld edit)/(lto-ld edit $1)/" "$tree/init/main.c"
+}
+
+# median: the middle one of the numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# edit_levers TARGET [LEVERS]: the rebuild after a one-line edit of
+# init/main.c, without LTO, with LTO as configured and with each lever
+# that makes WPA cheaper (zstd1: IR written at zstd level 1 instead of
+# GCC's 3; ggc: WPA's garbage collector held back up to a 1 GiB heap),
+# each built beside the others (compiles through ccache) and then edited
+# ROUNDS (3) times in turns; the table of edit times (median), sizes and
+# the peak memory of the rebuild
+edit_levers() {
+	t=$1; shift
+	[ $# -gt 0 ] || set -- zstd1 ggc
+	measured="$*" variants="nolto lto" rounds=${ROUNDS:-3}
+	for l in "$@"; do variants="$variants lto-$l"; done
+	for v in $variants; do
+		configure "$t" "$v"
+		kmake "$t" "$v" -j"$jobs" vmlinux
+		: > "$cache/kbuild/$t-$v/edit-times.txt"
+	done
+	for n in $(seq 1 "$rounds"); do
+		edit_nth "$n"
+		for v in $variants; do
+			run="/usr/bin/time -f %e,%M -a -o $cache/kbuild/$t-$v/edit-times.txt"
+			kmake "$t" "$v" -j"$jobs" vmlinux || { run=; unedit_main; return 1; }
+			run=
+		done
+	done
+	unedit_main
+	n=$(dec "$t" nolto) l=$(dec "$t" lto)
+	nt=$(cut -d, -f1 "$cache/kbuild/$t-nolto/edit-times.txt" | median)
+	{
+		echo "| $t, rebuild after a one-line edit of init/main.c | wall (median of $rounds) | against no LTO | dec | peak RSS of the rebuild |"
+		echo "|---|---|---|---|---|"
+		for v in $variants; do
+			f=$cache/kbuild/$t-$v/edit-times.txt
+			w=$(cut -d, -f1 "$f" | median)
+			m=$(cut -d, -f2 "$f" | sort -n | tail -1)
+			d=$(dec "$t" "$v")
+			case $v in
+				nolto) what="no LTO" ;;
+				lto) what="LTO as configured" ;;
+				lto-zstd1) what="IR at zstd level 1 (\`-flto-compression-level=1\`, compile and link)" ;;
+				lto-ggc) what="WPA's garbage collector from a 1 GiB heap (\`--param=ggc-min-heapsize=1048576\`)" ;;
+			esac
+			ratio=$(awk -v a="$w" -v b="$nt" 'BEGIN { printf "%.2fx", a / b }')
+			size="$d"
+			[ "$v" = nolto ] || size="$d ($(pct "$d" "$n"); $(pct "$d" "$l") against LTO)"
+			echo "| $what | $w s | $ratio | $size | $(awk -v k="$m" 'BEGIN { printf "%.0f MiB", k / 1024 }') |"
+		done
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD edit-levers $t $measured\` ($(nproc) cores; builds through ccache, then $rounds edits, each rebuilt in every folder in turn with its LTRANS cache; \`size\` dec of vmlinux, bytes)."
+	} > "$cache/edit-levers-$t.md"
+	cat "$cache/edit-levers-$t.md"
+	readme_table "kernel-edit-levers-$t" "$cache/edit-levers-$t.md"
+}
+
 # sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto with the
 # LTO report of TARGET-lto's vmlinux.o (relinked for it, then vmlinux
 # from it), in TARGET-lto's folder: sizediff.txt, sizediff.json and
@@ -819,7 +902,8 @@ case ${1:-} in
 	sizes) shift; sizes "$@" ;;
 	levers) shift; levers "$@" ;;
 	sizediff) sizediff "$2" ;;
+	edit-levers) shift; edit_levers "$@" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|suite [TARGETS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]" >&2
 	   exit 2 ;;
 esac
