@@ -8,6 +8,8 @@
 : "${TOP_BUILDDIR:?}"
 readme=$TOP_SRCDIR/README.md
 man=$TOP_SRCDIR/man
+# lto-ld.1 is made by make from man/lto-ld.1.in, with the configured paths
+ltold1=$TOP_BUILDDIR/man/lto-ld.1
 
 # option names (-x, --xx-yy) in standard input, sorted, one a line
 names() { grep -oE -- '(^|[^a-z-])--?[a-z][a-z-]*' | sed 's/^[^-]*//' | sort -u; }
@@ -33,7 +35,7 @@ same() {
 awk '/^Options lto-ld consumes/ { on = 1; next } on && /^\|/ { t = 1; print; next }
 	t { exit }' "$readme" | grep '^| `' |
 	cut -d'|' -f2 | names > readme-opts
-man_items "$man/lto-ld.1" OPTIONS | names | grep -vx -e --help -e --version > man-opts
+man_items "$ltold1" OPTIONS | names | grep -vx -e --help -e --version > man-opts
 "$LTO_LD" --help > help.txt 2>&1
 sed -n '/^lto-ld options/,/^Environment/p' help.txt | grep '^  -' |
 	sed 's/^  //; s/  .*//' | names > help-opts
@@ -42,7 +44,7 @@ same "lto-ld's options: README table = lto-ld --help" readme-opts help-opts
 
 sed -n '/^## Environment variables/,/^## /p' "$readme" | grep '^| `' |
 	cut -d'|' -f2 | envnames > readme-env
-man_items "$man/lto-ld.1" ENVIRONMENT | envnames > man-env
+man_items "$ltold1" ENVIRONMENT | envnames > man-env
 sed -n '/^Environment/,/^Exit status/p' help.txt | sed 1d | envnames > help-env
 same "lto-ld's environment: README table = lto-ld.1" readme-env man-env
 same "lto-ld's environment: README table = lto-ld --help" readme-env help-env
@@ -74,7 +76,7 @@ same "lto-sizediff's environment: README = lto-sizediff --help" readme-sdenv hel
 
 # ---- one version: configure's, in the man pages and debian/changelog ----
 version=$("$LTO_LD" --version | tail -n 1 | cut -d' ' -f2)
-bad=$(for page in "$man"/*.1; do
+bad=$(for page in "$ltold1" "$man"/*.1; do
 	grep -q "^\.TH .* \"lto-ld $version\"" "$page" || basename "$page"
 done)
 head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="$bad debian/changelog"
@@ -82,7 +84,10 @@ head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="
 	not_ok "the man pages and debian/changelog say version $version (not: $bad)"
 
 # ---- the pages themselves ----
-for page in "$man"/*.1; do
+left=$(grep -o '@[a-z]*@' "$ltold1" | sort -u | tr '\n' ' ')
+[ -s "$ltold1" ] && [ -z "$left" ] && ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" ||
+	not_ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced (left: $left)"
+for page in "$ltold1" "$man"/*.1; do
 	if ! have man; then
 		skip_missing man "$(basename "$page") not checked"
 	elif out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null) &&
