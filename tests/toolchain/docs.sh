@@ -129,7 +129,8 @@ tables() { sed -n 's/^<!-- \([a-z0-9-]*\) -->$/\1/p' "$2" | grep -x -- "$1"; }
 # `COMMAND`" line in it or in the two lines after its end marker
 undated() {
 	for t in $(tables '.*' "$1"); do
-		sed -n "/^<!-- $t -->\$/,/^<!-- \/$t -->\$/{p;n;p;n;p;}" "$1" |
+		awk -v b="<!-- $t -->" -v e="<!-- /$t -->" '$0 == b { on = 1 }
+			$0 == e { on = 0; after = 2; next } on { print } after > 0 { print; after-- }' "$1" |
 			grep -qE '^Measured 20[0-9]{2}-[0-9]{2}-[0-9]{2} .*by `[^`]+`' ||
 			echo "$(basename "$1"): $t"
 	done
@@ -146,6 +147,7 @@ done
 # the README's kernel sizes: each row's two dec values in the same row
 # of docs/results.md's kernel-sizes table, and the same date and command
 results=$TOP_SRCDIR/docs/results.md
+# block NAME FILE: the lines of FILE from NAME's marker to its end marker
 block() { sed -n "/^<!-- $1 -->\$/,/^<!-- \/$1 -->\$/p" "$2"; }
 block kernel-sizes-summary "$readme" > summary.md
 block kernel-sizes "$results" > sizes.md
