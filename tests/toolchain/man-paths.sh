@@ -2,19 +2,20 @@
 # The installed lto-ld(1) names the folders of this install, not
 # /usr/libexec: a build configured with --prefix (and one with
 # --libexecdir) installs a page whose gcc -B directory, plugins and
-# kernel series are under that prefix.  Configured in a folder of its
-# own, only that page is installed (make install-ltold-man, into a DESTDIR).
+# kernel series are under that prefix, and configure's summary names
+# the same folder.  Configured in a folder of its own, only that page is
+# installed (make install-ltold-man, into a DESTDIR).
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 : "${TOP_BUILDDIR:?}"
 
-# install_page NAME CONFIGURE-OPTIONS...: configure build-NAME, install
-# its man pages under stage-NAME; the installed lto-ld.1 rendered by man
-# -l (groff's minus signs as hyphens) in NAME.txt
+# install_page NAME CONFIGURE-OPTIONS...: configure build-NAME (its
+# output in NAME.log), install its lto-ld.1 under stage-NAME; the page
+# rendered by man -l (groff's minus signs as hyphens) in NAME.txt
 install_page() {
 	name=$1; shift
 	mkdir "build-$name" &&
-	(cd "build-$name" && "$TOP_SRCDIR/configure" -q "$@" &&
+	(cd "build-$name" && "$TOP_SRCDIR/configure" "$@" &&
 	 make -s install-ltold-man DESTDIR="$WORK/stage-$name") > "$name.log" 2>&1 &&
 	page=$(find "$WORK/stage-$name" -name lto-ld.1) && [ -n "$page" ] &&
 	LC_ALL=C.UTF-8 MANWIDTH=200 man -l "$page" 2>/dev/null | col -b > "$name.txt" ||
@@ -47,6 +48,13 @@ if out=$(install_page prefix --prefix=/opt/lto-ld-test); then
 		not_ok "--prefix: its synopsis reads gcc -flto -B/opt/lto-ld-test/libexec/lto-ld/"
 	names prefix /opt/lto-ld-test/share/lto-ld/kernel-patches/6.12 \
 		"--prefix: the kernel series under /opt/lto-ld-test/share/lto-ld/"
+	summary=$(sed -n '/^lto-ld [0-9.]* configured:$/,$p' prefix.log)
+	printf '%s\n' "$summary" | grep -qx '  gcc -B directory: */opt/lto-ld-test/libexec/lto-ld/' &&
+		printf '%s\n' "$summary" | grep -q '^  target prefixes:' &&
+		printf '%s\n' "$summary" | grep -q '^  linker plugin:' &&
+		printf '%s\n' "$summary" | grep -q '^  compiler plugin for:' &&
+		ok "configure's summary: the gcc -B directory, target prefixes, plugins" ||
+		{ not_ok "configure's summary: the gcc -B directory, target prefixes, plugins"; diag "$summary"; }
 else
 	not_ok "configure --prefix=/opt/lto-ld-test; make install-ltold-man"; diag "$out"
 fi
