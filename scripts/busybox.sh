@@ -5,7 +5,7 @@
 # EXTRA_CFLAGS=-flto, and in the cache variant its LTO_LD_CACHE), each
 # followed by busybox's own testsuite (make check, with the same make
 # arguments as its build); the userland table (size, build time,
-# testsuite counts) goes into README.md.
+# testsuite counts) goes into docs/results.md.
 #
 # Usage: scripts/busybox.sh LTO_LD [VARIANTS]
 #   VARIANTS: plain, lto (lto-ld's default ld -r mode), thin
@@ -116,6 +116,15 @@ label() {
 	esac
 }
 
+# results_table NAME FILE: put FILE between the NAME markers of docs/results.md
+results_table() {
+	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
+		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
+		$0 == end { skip = 0 }
+		!skip { print }' "$top/docs/results.md" > "$top/docs/results.md.tmp" &&
+	mv "$top/docs/results.md.tmp" "$top/docs/results.md"
+}
+
 busybox_version() { sed -n 's/^Version: //p' "$(ls "$dir"/dl/busybox_*.dsc | tail -n 1)"; }
 
 if [ "${1:-}" = _bbmake ]; then
@@ -140,8 +149,4 @@ for v in "$@"; do check "$v"; done
 	echo "Measured $(date -u +%Y-%m-%d) on $jobs cores by \`scripts/busybox.sh LTO_LD $*\` (\`size\` of busybox_unstripped, bytes; busybox's \`make check\`)."
 } > "$dir/userland.md"
 cat "$dir/userland.md"
-awk -v table="$dir/userland.md" -v begin="<!-- userland-busybox -->" -v end="<!-- /userland-busybox -->" '
-	$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
-	$0 == end { skip = 0 }
-	!skip { print }' "$top/README.md" > "$top/README.md.tmp" &&
-	mv "$top/README.md.tmp" "$top/README.md"
+results_table userland-busybox "$dir/userland.md"

@@ -3,7 +3,7 @@
 # anything: build them (dpkg-buildpackage -us -uc -b, from a copy of the
 # tree in a temporary folder), run lintian --pedantic on them and on the
 # source package (errors and warnings fail; the tags left or overridden
-# are justified in the README and debian/source/lintian-overrides), unpack them with dpkg -x into a temporary root and run the
+# are justified in docs/debian.md and debian/source/lintian-overrides), unpack them with dpkg -x into a temporary root and run the
 # autopkgtest smoke test (debian/tests/seed) against that root.  The
 # temporary folder is removed at the end.
 # Usage: scripts/deb.sh [LOG]   LOG gets the harness' "# PASS: N" lines,

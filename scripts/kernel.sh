@@ -830,13 +830,13 @@ sizediff() {
 	readme_table "keep-reasons-$t" "$cache/keep-reasons-$t.md"
 }
 
-# readme_table NAME FILE: put FILE between the NAME markers of README.md
+# readme_table NAME FILE: put FILE between the NAME markers of docs/results.md
 readme_table() {
 	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
 		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
 		$0 == end { skip = 0 }
-		!skip { print }' "$top/README.md" > "$top/README.md.tmp" &&
-	mv "$top/README.md.tmp" "$top/README.md"
+		!skip { print }' "$top/docs/results.md" > "$top/docs/results.md.tmp" &&
+	mv "$top/docs/results.md.tmp" "$top/docs/results.md"
 }
 
 # check: parity of mps2 and virt, the fault checks, virt's edit and

@@ -4,7 +4,7 @@
 # with its testsuite (scripts/busybox.sh), then the kernel: mps2, virt and
 # stm32 built with and without GCC LTO through lto-ld, mps2 and virt
 # booted in QEMU and checked for parity, and the measured results tables
-# (also written into README.md).
+# (written into docs/results.md).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)

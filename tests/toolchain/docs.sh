@@ -1,13 +1,21 @@
 #!/bin/sh
-# The option and environment lists of the README, the man pages and
-# --help must name the same things: a new option fails here until all
-# three document it.  Also: each man page passes man's own checks, and
-# the man pages and debian/changelog carry configure's version.
+# The option and environment lists of the README (docs/sizediff.md for
+# lto-sizediff), the man pages and --help must name the same things: a
+# new option fails here until all three document it.  Also: each man
+# page passes man's own checks, and the man pages and debian/changelog
+# carry configure's version.  The README and docs/*.md: every relative
+# link leads to a file and every #anchor to a heading, every table the
+# scripts write says when and by what command it was measured, the
+# README's results table agrees with docs/results.md, and no page tells
+# history (issue numbers, "the run before").
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 : "${TOP_BUILDDIR:?}"
 readme=$TOP_SRCDIR/README.md
+sizediff_md=$TOP_SRCDIR/docs/sizediff.md
 man=$TOP_SRCDIR/man
+# lto-ld.1 is made by make from man/lto-ld.1.in, with the configured paths
+ltold1=$TOP_BUILDDIR/man/lto-ld.1
 
 # option names (-x, --xx-yy) in standard input, sorted, one a line
 names() { grep -oE -- '(^|[^a-z-])--?[a-z][a-z-]*' | sed 's/^[^-]*//' | sort -u; }
@@ -33,7 +41,7 @@ same() {
 awk '/^Options lto-ld consumes/ { on = 1; next } on && /^\|/ { t = 1; print; next }
 	t { exit }' "$readme" | grep '^| `' |
 	cut -d'|' -f2 | names > readme-opts
-man_items "$man/lto-ld.1" OPTIONS | names | grep -vx -e --help -e --version > man-opts
+man_items "$ltold1" OPTIONS | names | grep -vx -e --help -e --version > man-opts
 "$LTO_LD" --help > help.txt 2>&1
 sed -n '/^lto-ld options/,/^Environment/p' help.txt | grep '^  -' |
 	sed 's/^  //; s/  .*//' | names > help-opts
@@ -42,7 +50,7 @@ same "lto-ld's options: README table = lto-ld --help" readme-opts help-opts
 
 sed -n '/^## Environment variables/,/^## /p' "$readme" | grep '^| `' |
 	cut -d'|' -f2 | envnames > readme-env
-man_items "$man/lto-ld.1" ENVIRONMENT | envnames > man-env
+man_items "$ltold1" ENVIRONMENT | envnames > man-env
 sed -n '/^Environment/,/^Exit status/p' help.txt | sed 1d | envnames > help-env
 same "lto-ld's environment: README table = lto-ld.1" readme-env man-env
 same "lto-ld's environment: README table = lto-ld --help" readme-env help-env
@@ -59,22 +67,109 @@ grep -q -- '--gc-sections' help.txt && ok "lto-ld --help holds ld's options (--g
 	not_ok "lto-ld --help holds ld's options (--gc-sections)"
 
 # ---- lto-sizediff ----
-grep -E '^lto-sizediff \[' "$readme" | head -1 | names > readme-sd
+grep -E '^lto-sizediff \[' "$sizediff_md" | head -1 | names > readme-sd
 man_items "$man/lto-sizediff.1" OPTIONS | names | grep -vx -e --help -e -h > man-sd
 "$TOP_BUILDDIR/lto-sizediff" --help > sd-help.txt 2>&1
 grep '^  --' sd-help.txt | sed 's/^  //; s/ .*//' | names > help-sd
-same "lto-sizediff's options: README usage line = lto-sizediff.1" readme-sd man-sd
-same "lto-sizediff's options: README usage line = lto-sizediff --help" readme-sd help-sd
-sed -n '/^### Where the size went/,/^## /p' "$readme" | grep -oE 'LTO_SIZEDIFF_[A-Z]+' |
+same "lto-sizediff's options: docs/sizediff.md usage line = lto-sizediff.1" readme-sd man-sd
+same "lto-sizediff's options: docs/sizediff.md usage line = lto-sizediff --help" readme-sd help-sd
+grep -oE 'LTO_SIZEDIFF_[A-Z]+' "$sizediff_md" |
 	sort -u > readme-sdenv
 man_items "$man/lto-sizediff.1" ENVIRONMENT | envnames > man-sdenv
 grep -oE 'LTO_SIZEDIFF_[A-Z]+' sd-help.txt | sort -u > help-sdenv
-same "lto-sizediff's environment: README = lto-sizediff.1" readme-sdenv man-sdenv
-same "lto-sizediff's environment: README = lto-sizediff --help" readme-sdenv help-sdenv
+same "lto-sizediff's environment: docs/sizediff.md = lto-sizediff.1" readme-sdenv man-sdenv
+same "lto-sizediff's environment: docs/sizediff.md = lto-sizediff --help" readme-sdenv help-sdenv
+
+# ---- the README and docs/*.md as pages ----
+pages=$(cd "$TOP_SRCDIR" && ls README.md docs/*.md)
+
+# outside_code FILE: FILE without its fenced code blocks
+outside_code() { awk '/^```/ { code = !code; next } !code' "$1"; }
+
+# anchors FILE: the #anchors of FILE's headings, as GitHub makes them
+anchors() {
+	outside_code "$1" | sed -n 's/^#\{1,6\} //p' | tr 'A-Z' 'a-z' |
+		sed 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+
+# links FILE: the targets of FILE's markdown links that are not URLs
+links() {
+	outside_code "$1" | grep -o '\]([^)]*)' | sed 's/^](//; s/)$//' |
+		grep -v -e '^[a-z]*://' -e '^mailto:'
+}
+
+# bad_links PAGE: each link of PAGE (relative to it) to no file or no heading
+bad_links() {
+	dir=$(dirname "$TOP_SRCDIR/$1")
+	links "$TOP_SRCDIR/$1" | while read -r link; do
+		file=${link%%#*} anchor=
+		case $link in *'#'*) anchor=${link#*#};; esac
+		target=$TOP_SRCDIR/$1
+		[ -z "$file" ] || target=$dir/$file
+		if [ ! -e "$target" ]; then
+			echo "$1: $link: no such file"
+		elif [ -n "$anchor" ] && ! anchors "$target" | grep -qx -- "$anchor"; then
+			echo "$1: $link: no such heading"
+		fi
+	done
+}
+
+n=0 bad=
+for page in $pages; do
+	n=$((n + $(links "$TOP_SRCDIR/$page" | wc -l)))
+	bad="$bad$(bad_links "$page")"
+done
+[ "$n" -gt 20 ] && [ -z "$bad" ] && ok "README.md and docs/*.md: all $n links lead to a file and heading" ||
+	{ not_ok "README.md and docs/*.md: every link leads to a file and heading ($n links)"; diag "$bad"; }
+
+# tables NAME-PATTERN FILE: the marked tables of FILE (their marker names)
+tables() { sed -n 's/^<!-- \([a-z0-9-]*\) -->$/\1/p' "$2" | grep -x -- "$1"; }
+
+# undated FILE: each marked table of FILE without a "Measured DATE ... by
+# `COMMAND`" line in it or in the two lines after its end marker
+undated() {
+	for t in $(tables '.*' "$1"); do
+		awk -v b="<!-- $t -->" -v e="<!-- /$t -->" '$0 == b { on = 1 }
+			$0 == e { on = 0; after = 2; next } on { print } after > 0 { print; after-- }' "$1" |
+			grep -qE '^Measured 20[0-9]{2}-[0-9]{2}-[0-9]{2} .*by `[^`]+`' ||
+			echo "$(basename "$1"): $t"
+	done
+}
+
+n=0 bad=
+for page in $pages; do
+	n=$((n + $(tables '.*' "$TOP_SRCDIR/$page" | wc -l)))
+	bad="$bad$(undated "$TOP_SRCDIR/$page")"
+done
+[ "$n" -ge 7 ] && [ -z "$bad" ] && ok "all $n marked tables say when and by what command they were measured" ||
+	{ not_ok "every marked table says when and by what command it was measured ($n tables)"; diag "$bad"; }
+
+# the README's kernel sizes: each row's two dec values in the same row
+# of docs/results.md's kernel-sizes table, and the same date and command
+results=$TOP_SRCDIR/docs/results.md
+# block NAME FILE: the lines of FILE from NAME's marker to its end marker
+block() { sed -n "/^<!-- $1 -->\$/,/^<!-- \/$1 -->\$/p" "$2"; }
+block kernel-sizes-summary "$readme" > summary.md
+block kernel-sizes "$results" > sizes.md
+bad=$(grep '^| [a-z0-9]* | [0-9]' summary.md | while IFS='|' read -r _ target nolto lto _; do
+	target=$(echo $target) nolto=$(echo $nolto) lto=$(echo "$lto" | cut -d' ' -f2)
+	grep "^| $target | " sizes.md | grep -F -- "/ $nolto |" | grep -qF -- "/ $lto (" ||
+		echo "$target: $nolto $lto"
+done)
+rows=$(grep -c '^| [a-z0-9]* | [0-9]' summary.md)
+[ "$rows" -ge 3 ] && [ -z "$bad" ] &&
+	[ "$(grep '^Measured' summary.md)" = "$(grep '^Measured' sizes.md)" ] &&
+	ok "README's kernel sizes ($rows rows) = docs/results.md's kernel-sizes table, same date and command" ||
+	{ not_ok "README's kernel sizes = docs/results.md's kernel-sizes table"; diag "$bad" "$(grep '^Measured' summary.md sizes.md)"; }
+
+# no history in user documentation
+hist=$(cd "$TOP_SRCDIR" && grep -nHiE 'issue [0-9]+|issues? #[0-9]|run before|predates|FACTS\.md' $pages)
+[ -z "$hist" ] && ok "README.md and docs/*.md tell no history (issue numbers, the run before)" ||
+	{ not_ok "README.md and docs/*.md tell no history"; diag "$hist"; }
 
 # ---- one version: configure's, in the man pages and debian/changelog ----
 version=$("$LTO_LD" --version | tail -n 1 | cut -d' ' -f2)
-bad=$(for page in "$man"/*.1; do
+bad=$(for page in "$ltold1" "$man"/*.1; do
 	grep -q "^\.TH .* \"lto-ld $version\"" "$page" || basename "$page"
 done)
 head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="$bad debian/changelog"
@@ -82,7 +177,10 @@ head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="
 	not_ok "the man pages and debian/changelog say version $version (not: $bad)"
 
 # ---- the pages themselves ----
-for page in "$man"/*.1; do
+left=$(grep -o '@[a-z]*@' "$ltold1" | sort -u | tr '\n' ' ')
+[ -s "$ltold1" ] && [ -z "$left" ] && ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" ||
+	not_ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced (left: $left)"
+for page in "$ltold1" "$man"/*.1; do
 	if ! have man; then
 		skip_missing man "$(basename "$page") not checked"
 	elif out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null) &&

@@ -41,6 +41,11 @@ missing=$(for f in "$inst"/bin/*; do
 done)
 [ -z "$missing" ] && ok "a man page for each of the $(ls "$inst/bin" | wc -l) programs in bin" ||
 	{ not_ok "a man page for every program in bin"; diag "missing: $missing"; }
+# the man page names this install's gcc -B directory (make's prefix=)
+page=$inst/share/man/man1/lto-ld.1
+grep -qF -- "-B$(printf '%s' "$gccdir" | sed 's/-/\\-/g')/" "$page" 2>/dev/null &&
+	ok "the installed lto-ld.1 names $gccdir/" ||
+	{ not_ok "the installed lto-ld.1 names $gccdir/"; diag "$(grep -n 'libexec' "$page")"; }
 # the kernel series, complete, where git am and patch -p1 can take it
 if diff -r "$TOP_SRCDIR/kernel-patches/6.12" "$inst/share/lto-ld/kernel-patches/6.12" > patches.diff; then
 	ok "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12 ($(wc -l < "$inst/share/lto-ld/kernel-patches/6.12/series") patches)"
