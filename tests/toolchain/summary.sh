@@ -1,7 +1,7 @@
 #!/bin/sh
 # How a test run counts, on small made-up logs (no kernel is built):
 # scripts/test-summary.sh (skips grouped by reason, the totals line, a
-# missing log as a failure), tests/lib.sh's skip_missing (a failure under
+# missing log as a failure, XFAIL as passed and XPASS as failed), tests/lib.sh's skip_missing (a failure under
 # LTO_LD_REQUIRE_ALL=1, other skips stay skips) and tests/kernel/results.sh
 # (the kernel check's results, one per check).
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -48,6 +48,16 @@ printf '# PASS: 4\n# FAIL: 0\n' > clean.log
 [ "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped" ] &&
 	ok "without skips, the totals line alone" ||
 	{ not_ok "without skips, the totals line alone"; diag "$(cat out.txt)"; }
+
+# As in Automake: an expected failure is not a failure, an unexpected pass is
+printf '# PASS: 3\n# XFAIL: 2\n# FAIL: 0\n# XPASS: 0\n' > xfail.log
+"$summary" xfail.log > out.txt
+check "an expected failure (XFAIL) counts as passed" \
+	test "$(cat out.txt)" = "5 passed, 0 failed, 0 skipped"
+printf '# PASS: 3\n# XFAIL: 0\n# FAIL: 0\n# XPASS: 1\n' > xpass.log
+"$summary" xpass.log > out.txt
+check "an unexpected pass (XPASS) counts as failed" \
+	test "$(cat out.txt)" = "3 passed, 1 failed, 0 skipped"
 
 # ---- skip_missing and skip ----
 # tap_run VALUE: three skips as a test would report them, with
