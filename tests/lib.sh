@@ -93,9 +93,11 @@ need_plugin() {
 	exit 0
 }
 
-# The scenario of FACTS.md, in C: a.c defines three globals, b.c calls
-# one (the tests add a native c.s that calls asm_ref_target).
-write_facts_sources() {
+# write_globals_sources: what a whole-program ld -r must get right, in C:
+# a.c defines three globals, b.c calls one (the tests add a native c.s
+# that calls asm_ref_target).  Only native code calls asm_ref_target, so
+# it must stay; nothing calls unused_global, so it can go.
+write_globals_sources() {
 	cat > a.c <<'C'
 int unused_global(int x) { return x * 3; }
 int used_global(int x) { return x + 1; }

@@ -9,9 +9,9 @@
 
 need_plugin
 
-# The scenario of FACTS.md: a.c defines three globals, b.c calls one,
-# c.S (native) calls another.
-write_facts_sources
+# a.c defines three globals, b.c calls one, c.s (native) calls another
+# (lib.sh's write_globals_sources).
+write_globals_sources
 cat > libc.c <<'C'
 /* a definition of a name the compiler itself may call */
 void *memset(void *d, int c, unsigned long n) { char *p = d; while (n--) *p++ = (char)c; return d; }

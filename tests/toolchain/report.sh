@@ -8,12 +8,12 @@
 
 need_plugin
 
-# The scenario of FACTS.md: a.c defines three globals, b.c calls one,
-# c.s (native) calls another.  m.c adds a main for final links: it
+# a.c defines three globals, b.c calls one, c.s (native) calls another
+# (lib.sh's write_globals_sources).  m.c adds a main for final links: it
 # calls entry, stores get_counter's address in a volatile pointer (both
 # must stay) and calls scale (s.c, noinline) with a constant factor,
 # which GCC turns into a clone, scale.constprop.N.
-write_facts_sources
+write_globals_sources
 cat > s.c <<'C'
 __attribute__((noinline)) int scale(int x, int k) { return x * k + (x >> 3) * k; }
 C
