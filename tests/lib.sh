@@ -25,11 +25,24 @@ not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $t
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - # SKIP $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
+# check DESCRIPTION COMMAND...: one result, passed when the command
+# succeeds; else failed, with the command and its output as diagnostics,
+# and check returns 1 (so "check ... || diag MORE" adds context).  A
+# shell condition is a command: check DESC test ..., check DESC grep -q
+# ..., and a pipeline or list check DESC eval '...'.  The command runs in
+# a subshell: what it prints is kept for the diagnostics.
 check() {
-	desc=$1; shift
-	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc"; diag "$out"; fi
+	check_desc=$1; shift
+	if check_out=$("$@" 2>&1); then ok "$check_desc"; return 0; fi
+	not_ok "$check_desc"; diag "failed: $*" ${check_out:+"$check_out"}
+	return 1
 }
+
+# matches STRING PATTERN: STRING matches the shell PATTERN, as in case
+matches() { case $1 in $2) return 0 ;; esac; return 1; }
+
+# text_has TEXT GREP-ARGS...: grep -q GREP-ARGS finds a line in TEXT
+text_has() { text_has_text=$1; shift; printf '%s\n' "$text_has_text" | grep -q "$@"; }
 
 # check_fails DESCRIPTION PATTERN COMMAND...: the command must fail and
 # say something matching PATTERN (grep -E) on stderr/stdout.
