@@ -79,6 +79,33 @@ missing() {
 	skip_missing "${absent:-$*}"
 }
 
+# for_each_target [--run] FUNCTION: FUNCTION PREFIX NAME for the host
+# ("" host), then for ARM (arm-linux-gnueabihf- arm) when its cross gcc
+# is installed, else a "missing" skip.  --run: the test runs programs, so
+# ARM also needs qemu-arm, and FUNCTION gets the command that runs an ARM
+# program as its last arguments (none on the host).
+for_each_target() {
+	target_tools=arm-linux-gnueabihf-gcc target_run=
+	if [ "$1" = --run ]; then
+		shift
+		target_tools="$target_tools qemu-arm"
+		target_run="qemu-arm -L /usr/arm-linux-gnueabihf"
+	fi
+	"$1" "" host
+	for target_tool in $target_tools; do
+		# shellcheck disable=SC2086
+		have "$target_tool" || { missing $target_tools; return; }
+	done
+	# shellcheck disable=SC2086
+	"$1" arm-linux-gnueabihf- arm $target_run
+}
+
+# asm_syntax NAME: call, the call instruction, and comment, the comment
+# character, of the assembler of target NAME (host: x86, or arm)
+asm_syntax() {
+	case $1 in arm) call=bl comment=@ ;; *) call=call comment='#' ;; esac
+}
+
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
 
 # The seed article's example: foo.c, bar.c, main.c in files of their own.

@@ -27,9 +27,10 @@ compile() {
 	for f; do "${cprefix}gcc" -O2 -flto $cflags -c "$f.c" -o "$f.o" || return; done
 }
 
-# scenario PREFIX NAME CALL-INSN COMMENT-CHAR
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3 comment=$4
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld"
 	cp ../b.c ../callee.c .
@@ -137,12 +138,7 @@ C
 	cd ..
 }
 
-scenario "" host call "#"
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm bl @
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target scenario
 
 # A named section with const data from one file and writable data from
 # another (the kernel's __initconst on a non-const table): separate

@@ -187,10 +187,5 @@ scenario() {
 }
 
 mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
-scenario "" host
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target scenario
 done_testing

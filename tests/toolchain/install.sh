@@ -81,12 +81,7 @@ seed() {
 		ok "$name: foo and bar were optimized away" || not_ok "$name: foo and bar were optimized away"
 	cd ..
 }
-seed "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	seed arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run seed
 
 if out=$(make -C "$TOP_BUILDDIR" uninstall prefix="$inst" 2>&1) &&
    [ -z "$(find "$inst" -type f -o -type l)" ]; then

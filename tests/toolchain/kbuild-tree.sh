@@ -108,10 +108,5 @@ tree() {
 	cd ..
 }
 
-tree "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	tree arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run tree
 done_testing

@@ -61,10 +61,7 @@ localize() {
 	cd ..
 }
 
-localize "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	localize arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else missing arm-linux-gnueabihf-gcc qemu-arm; fi
+for_each_target --run localize
 
 # Extended numbering: symbols of sections above 65,280 (SHT_SYMTAB_SHNDX).
 awk 'BEGIN { for (i = 0; i < 66000; i++) printf "int v%d = %d;\n", i, i;

@@ -119,7 +119,5 @@ partial() {
 	cd ..
 }
 
-partial "" host
-if have arm-linux-gnueabihf-gcc; then partial arm-linux-gnueabihf- arm
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target partial
 done_testing

@@ -42,9 +42,7 @@ passthrough() {
 	cd ..
 }
 
-passthrough "" host
-if have arm-linux-gnueabihf-gcc; then passthrough arm-linux-gnueabihf- arm
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target passthrough
 
 # --version: ld's text unchanged, then one line naming lto-ld
 ld --version > want.txt

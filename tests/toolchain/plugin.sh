@@ -29,9 +29,10 @@ C
 # defined PREFIX FILE: the defined global functions of FILE, sorted
 defined() { "${1}nm" "$2" | awk '$2 == "T" || $2 == "W" {print $3}' | sort | tr '\n' ' '; }
 
-# scenario PREFIX NAME CALL-INSN
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld"
 	for f in a b libc; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
@@ -205,9 +206,7 @@ C
 	fi
 }
 
-scenario "" host call
-if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target scenario
 
 check_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep=nothere.txt -o x.o host/a.o

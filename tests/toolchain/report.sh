@@ -72,9 +72,10 @@ expect() {
 # headers REPORT: the per-object count lines of a text report
 headers() { grep -E '^[^ ].*: [0-9]+ defined, ' "$1"; }
 
-# scenario PREFIX NAME CALL-INSN
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld" nm="${prefix}nm"
 	for f in a b s m; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
@@ -193,9 +194,7 @@ PY
 	cd ..
 }
 
-scenario "" host call
-if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target scenario
 
 cd host || exit 99
 L=$BIN/lto-ld

@@ -36,10 +36,5 @@ seed() {
 	cd ..
 }
 
-seed "" host
-if have arm-linux-gnueabihf-gcc; then
-	seed arm-linux-gnueabihf- arm
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target seed
 done_testing

@@ -548,20 +548,19 @@ check_exit() {
 	fi
 }
 
-scenario "" host
-reasons "" host
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm
-	reasons arm-linux-gnueabihf- arm
+# target PREFIX NAME: scenario and reasons; on ARM, that the ARM nm runs
+target() {
+	scenario "$1" "$2"
+	reasons "$1" "$2"
+	[ "$2" = arm ] || return 0
 	cd arm || exit 99
 	out=$(LTO_LD_VERBOSE=1 "$BIN/arm-linux-gnueabihf-lto-sizediff" prog-nolto prog-lto 2>&1 >/dev/null)
-	printf '%s\n' "$out" | grep -Eq 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' &&
-		ok "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" ||
-		{ not_ok "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm"; diag "$out"; }
+	check "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" text_has "$out" \
+		-E 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' || diag "$out"
 	cd ..
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+}
+
+for_each_target target
 
 cd host || exit 99
 S=$BIN/lto-sizediff

@@ -108,10 +108,5 @@ lib_spellings() {
 }
 lib_spellings
 
-whole "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	whole arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run whole
 done_testing
