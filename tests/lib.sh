@@ -41,6 +41,27 @@ check() {
 # matches STRING PATTERN: STRING matches the shell PATTERN, as in case
 matches() { case $1 in $2) return 0 ;; esac; return 1; }
 
+# listed LIST [+WORD|-WORD]...: the words of LIST (separated by spaces)
+# include each +WORD and no -WORD
+listed() {
+	listed_list=" $1 "; shift
+	for listed_word; do
+		case $listed_word in
+		+*) case $listed_list in *" ${listed_word#+} "*) ;; *) return 1 ;; esac ;;
+		-*) case $listed_list in *" ${listed_word#-} "*) return 1 ;; esac ;;
+		esac
+	done
+}
+
+# output_has [-E] PATTERN COMMAND...: a line COMMAND writes on stdout
+# matches PATTERN (grep, -E for an extended one)
+output_has() {
+	output_has_e=
+	[ "$1" = -E ] && { output_has_e=-E; shift; }
+	output_has_pattern=$1; shift
+	"$@" | grep -q $output_has_e -- "$output_has_pattern"
+}
+
 # text_has TEXT GREP-ARGS...: grep -q GREP-ARGS finds a line in TEXT
 text_has() { text_has_text=$1; shift; printf '%s\n' "$text_has_text" | grep -q "$@"; }
 
