@@ -51,8 +51,7 @@ localize() {
 	"${prefix}objcopy" --localize-symbol=anchor_a --localize-symbol=anchor_b u.o theirs.o
 	check "$name: two symbols made local" test "$("$localize" ours.o anchor_a anchor_b)" = 2
 	check "$name: ...as objcopy makes them: symbols, relocations, groups" same ours.o theirs.o "$prefix"
-	[ "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2 ] &&
-		ok "$name: ...local now" || not_ok "$name: ...local now"
+	check "$name: ...local now" test "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2
 	check "$name: ...and a program links" "${prefix}gcc" -o prog ../main.c ours.o
 	check "$name: ...and runs" "$@" ./prog
 	cp u.o none.o
