@@ -11,7 +11,7 @@ results=$TOP_SRCDIR/tests/kernel/results.sh
 
 # same DESCRIPTION EXPECTED-FILE ACTUAL-FILE: the two files are equal
 same() {
-	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1"; diag "$(diff "$2" "$3")"; fi
+	check "$1" cmp -s "$2" "$3" || diag "$(diff "$2" "$3")"
 }
 
 # ---- the summary of a harness log and another log ----
@@ -39,15 +39,12 @@ OUT
 same "the skips by reason (a missing tool's grouped), then the totals" want.txt out.txt
 
 "$summary" test-suite.log deb.log no-such.log > out.txt
-[ "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ] &&
-	ok "a missing log counts as one failure" ||
-	{ not_ok "a missing log counts as one failure"; diag "$(cat out.txt)"; }
+check "a missing log counts as one failure" test "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ||
+	diag "$(cat out.txt)"
 
 printf '# PASS: 4\n# FAIL: 0\n' > clean.log
 "$summary" clean.log > out.txt
-[ "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped" ] &&
-	ok "without skips, the totals line alone" ||
-	{ not_ok "without skips, the totals line alone"; diag "$(cat out.txt)"; }
+check "without skips, the totals line alone" test "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped"
 
 # As in Automake: an expected failure is not a failure, an unexpected pass is
 printf '# PASS: 3\n# XFAIL: 2\n# FAIL: 0\n# XPASS: 0\n' > xfail.log
@@ -106,8 +103,6 @@ not ok 7 - virt edit: rebuilt with the LTRANS cache, booted
 OUT
 same "kernel check: one result per check, a target without results one failure" want.txt kernel-check.log
 "$summary" kernel-check.log > out.txt
-[ "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped" ] &&
-	ok "kernel check: counted check by check" ||
-	{ not_ok "kernel check: counted check by check"; diag "$(cat out.txt)"; }
+check "kernel check: counted check by check" test "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped"
 
 done_testing
