@@ -1,6 +1,8 @@
 #!/bin/sh
 # The end of a test run: its skips grouped by reason, with counts, then
 # one line "N passed, N failed, N skipped" (a skip is not a pass).
+# As in Automake, an expected failure (XFAIL) is not a failure: it counts
+# as passed; an unexpected pass (XPASS) is a failure.
 # Usage: scripts/test-summary.sh LOG...
 # Each LOG is an Automake test-suite.log (its "# PASS: N" counts, and the
 # "SKIP: ... # SKIP REASON" lines of the tests it copied in) or another
@@ -23,8 +25,8 @@ totals() {
 	gone=0
 	for log in "$@"; do [ -f "$log" ] || gone=$((gone + 1)); done
 	for log in "$@"; do [ -f "$log" ] && cat "$log"; done |
-		awk -v gone="$gone" '/^# (PASS|XPASS):/ { p += $3 } /^# SKIP:/ { s += $3 }
-		     /^# (FAIL|XFAIL|ERROR):/ { f += $3 }
+		awk -v gone="$gone" '/^# (PASS|XFAIL):/ { p += $3 } /^# SKIP:/ { s += $3 }
+		     /^# (FAIL|XPASS|ERROR):/ { f += $3 }
 		     END { printf "%d passed, %d failed, %d skipped\n", p, f + gone, s }'
 }
 

@@ -25,11 +25,45 @@ not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $t
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - # SKIP $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 
-# check DESCRIPTION COMMAND...: passes when the command succeeds.
+# check DESCRIPTION COMMAND...: one result, passed when the command
+# succeeds; else failed, with the command and its output as diagnostics,
+# and check returns 1 (so "check ... || diag MORE" adds context).  A
+# shell condition is a command: check DESC test ..., check DESC grep -q
+# ..., and a pipeline or list check DESC eval '...'.  The command runs in
+# a subshell: what it prints is kept for the diagnostics.
 check() {
-	desc=$1; shift
-	if out=$("$@" 2>&1); then ok "$desc"; else not_ok "$desc"; diag "$out"; fi
+	check_desc=$1; shift
+	if check_out=$("$@" 2>&1); then ok "$check_desc"; return 0; fi
+	not_ok "$check_desc"; diag "failed: $*" ${check_out:+"$check_out"}
+	return 1
 }
+
+# matches STRING PATTERN: STRING matches the shell PATTERN, as in case
+matches() { case $1 in $2) return 0 ;; esac; return 1; }
+
+# listed LIST [+WORD|-WORD]...: the words of LIST (separated by spaces)
+# include each +WORD and no -WORD
+listed() {
+	listed_list=" $1 "; shift
+	for listed_word; do
+		case $listed_word in
+		+*) case $listed_list in *" ${listed_word#+} "*) ;; *) return 1 ;; esac ;;
+		-*) case $listed_list in *" ${listed_word#-} "*) return 1 ;; esac ;;
+		esac
+	done
+}
+
+# output_has [-E] PATTERN COMMAND...: a line COMMAND writes on stdout
+# matches PATTERN (grep, -E for an extended one)
+output_has() {
+	output_has_e=
+	[ "$1" = -E ] && { output_has_e=-E; shift; }
+	output_has_pattern=$1; shift
+	"$@" | grep -q $output_has_e -- "$output_has_pattern"
+}
+
+# text_has TEXT GREP-ARGS...: grep -q GREP-ARGS finds a line in TEXT
+text_has() { text_has_text=$1; shift; printf '%s\n' "$text_has_text" | grep -q "$@"; }
 
 # check_fails DESCRIPTION PATTERN COMMAND...: the command must fail and
 # say something matching PATTERN (grep -E) on stderr/stdout.
@@ -66,6 +100,33 @@ missing() {
 	skip_missing "${absent:-$*}"
 }
 
+# for_each_target [--run] FUNCTION: FUNCTION PREFIX NAME for the host
+# ("" host), then for ARM (arm-linux-gnueabihf- arm) when its cross gcc
+# is installed, else a "missing" skip.  --run: the test runs programs, so
+# ARM also needs qemu-arm, and FUNCTION gets the command that runs an ARM
+# program as its last arguments (none on the host).
+for_each_target() {
+	target_tools=arm-linux-gnueabihf-gcc target_run=
+	if [ "$1" = --run ]; then
+		shift
+		target_tools="$target_tools qemu-arm"
+		target_run="qemu-arm -L /usr/arm-linux-gnueabihf"
+	fi
+	"$1" "" host
+	for target_tool in $target_tools; do
+		# shellcheck disable=SC2086
+		have "$target_tool" || { missing $target_tools; return; }
+	done
+	# shellcheck disable=SC2086
+	"$1" arm-linux-gnueabihf- arm $target_run
+}
+
+# asm_syntax NAME: call, the call instruction, and comment, the comment
+# character, of the assembler of target NAME (host: x86, or arm)
+asm_syntax() {
+	case $1 in arm) call=bl comment=@ ;; *) call=call comment='#' ;; esac
+}
+
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
 
 # The seed article's example: foo.c, bar.c, main.c in files of their own.
@@ -93,9 +154,11 @@ need_plugin() {
 	exit 0
 }
 
-# The scenario of FACTS.md, in C: a.c defines three globals, b.c calls
-# one (the tests add a native c.s that calls asm_ref_target).
-write_facts_sources() {
+# write_globals_sources: what a whole-program ld -r must get right, in C:
+# a.c defines three globals, b.c calls one (the tests add a native c.s
+# that calls asm_ref_target).  Only native code calls asm_ref_target, so
+# it must stay; nothing calls unused_global, so it can go.
+write_globals_sources() {
 	cat > a.c <<'C'
 int unused_global(int x) { return x * 3; }
 int used_global(int x) { return x + 1; }

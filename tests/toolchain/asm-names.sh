@@ -27,9 +27,10 @@ compile() {
 	for f; do "${cprefix}gcc" -O2 -flto $cflags -c "$f.c" -o "$f.o" || return; done
 }
 
-# scenario PREFIX NAME CALL-INSN COMMENT-CHAR
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3 comment=$4
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld"
 	cp ../b.c ../callee.c .
@@ -58,46 +59,28 @@ C
 	check_fails "$name: without the plugin whole-program ld -r loses what asm names" \
 		"exported_fn, defined in IR by a.o, was made internal" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o none.o a.o b.o
-	[ ! -e none.o ] && ok "$name: no output after the error" ||
-		not_ok "$name: no output after the error"
+	check "$name: no output after the error" test ! -e none.o
 
 	compile "$prefix" "-fplugin=$plugin" a b far callee
 	check "$name: with the plugin the same link succeeds" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o wp.o a.o b.o
 	got=$(defined "$prefix" wp.o)
-	case " $got " in
-	*" exported_fn "*" asm_callee "*|*" asm_callee "*" exported_fn "*)
-		ok "$name: names in top-level and in function asm stay global" ;;
-	*) not_ok "$name: names in top-level and in function asm stay global ($got)" ;;
-	esac
-	case " $got " in
-	*" unused_fn "*|*" user "*)
-		not_ok "$name: what no asm names is still dropped ($got)" ;;
-	*) ok "$name: what no asm names is still dropped" ;;
-	esac
+	check "$name: names in top-level and in function asm stay global" \
+		listed "$got" +exported_fn +asm_callee
+	check "$name: what no asm names is still dropped" listed "$got" -unused_fn -user
 
 	# asm in far.c naming a definition of callee.c: far.o lists it in
 	# .lto_ld.asm_names, the linker plugin keeps it (EXPORT_SYMBOL in a
 	# file of its own, as lib/zlib_inflate/inflate_syms.c does)
-	if readelf -p .lto_ld.asm_names far.o 2>/dev/null | grep -q far_callee; then
-		ok "$name: far.o lists far_callee, which it declares and names in asm"
-	else
-		not_ok "$name: far.o lists far_callee, which it declares and names in asm"
-	fi
+	check "$name: far.o lists far_callee, which it declares and names in asm" \
+		output_has far_callee readelf -p .lto_ld.asm_names far.o
 	check "$name: asm naming another unit's definition keeps it" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry2 \
 		--lto-report=far.txt -o farout.o far.o callee.o
-	case " $(defined "$prefix" farout.o) " in
-	*" far_callee "*) ok "$name: ... global in the output" ;;
-	*) not_ok "$name: ... global in the output ($(defined "$prefix" farout.o))" ;;
-	esac
-	if readelf -SW farout.o | grep -q lto_ld; then
-		not_ok "$name: the list stays out of the linked output"
-	else
-		ok "$name: the list stays out of the linked output"
-	fi
-	grep -q "kept (named in asm of another unit) *far_callee" far.txt &&
-		ok "$name: the report says why" || { not_ok "$name: the report says why"; diag "$(cat far.txt)"; }
+	check "$name: ... global in the output" listed "$(defined "$prefix" farout.o)" +far_callee
+	check "$name: the list stays out of the linked output" eval '! readelf -SW farout.o | grep -q lto_ld'
+	check "$name: the report says why" \
+		grep -q "kept (named in asm of another unit) *far_callee" far.txt || diag "$(cat far.txt)"
 
 	# A weak definition named in asm (kernel/sched/clock.c exports its
 	# weak sched_clock) loses to another unit's strong one: listed too.
@@ -120,12 +103,8 @@ C
 	compile "$prefix" "-fplugin=$plugin" notes
 	check "$name: asm with names in a comment ($comment, /* */) and a string" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry5 -o notes-out.o notes.o
-	case " $(defined "$prefix" notes-out.o) " in
-	*" commented_fn "*|*" block_fn "*|*" quoted_fn "*)
-		not_ok "$name: ... what only they name is removed ($(defined "$prefix" notes-out.o))" ;;
-	*" entry5 "*) ok "$name: ... what only they name is removed" ;;
-	*) not_ok "$name: ... entry5 is kept ($(defined "$prefix" notes-out.o))" ;;
-	esac
+	check "$name: ... what only they name is removed" \
+		listed "$(defined "$prefix" notes-out.o)" -commented_fn -block_fn -quoted_fn +entry5
 
 	# A name asm uses with no declaration in its unit is not guessed:
 	# lto-ld reports the lost definition.
@@ -137,12 +116,7 @@ C
 	cd ..
 }
 
-scenario "" host call "#"
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm bl @
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target scenario
 
 # A named section with const data from one file and writable data from
 # another (the kernel's __initconst on a non-const table): separate
@@ -166,12 +140,8 @@ check "lto-ld links them (the plugin in the LTO step)" \
 	"$BIN/lto-ld" -r --lto-partial=native --lto-flags=-flto-partition=one -o sec.o sec1.o sec2.o
 check "...and merges their IR (fat ld -r: the plugin in the incremental link)" \
 	"$BIN/lto-ld" -r --lto-partial=fat --lto-flags=-flto-partition=one -o sec-fat.o sec1.o sec2.o
-if readelf -SW sec.o | grep -q ' \.init\.rodata .* WA '; then
-	ok "the section is writable, as ld makes it from separate objects"
-else
-	not_ok "the section is writable, as ld makes it from separate objects"
-	diag "$(readelf -SW sec.o 2>&1 | grep init)"
-fi
+check "the section is writable, as ld makes it from separate objects" \
+	output_has ' \.init\.rodata .* WA ' readelf -SW sec.o || diag "$(readelf -SW sec.o 2>&1 | grep init)"
 
 # The plugin is per compiler: one built for another gcc refuses to load.
 host_plugin=$("$BIN/lto-ld" --print-cc-plugin 2>/dev/null)

@@ -12,8 +12,7 @@ bad() {
 	rm -f out
 	check_fails "$desc" "$pattern" "$ld" -e main -o out "$@"
 	leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
-	[ -z "$leftovers" ] && ok "...no output or temporary file left" ||
-		not_ok "...no output or temporary file left: $leftovers"
+	check "...no output or temporary file left" test -z "$leftovers"
 }
 
 head -c 600 foo.o > cut.o
@@ -44,8 +43,7 @@ check_fails "x86 IR in an ARM link: named before LTO runs" \
 	"foo.o: GCC IR for x86-64 \(ELF machine 62\), but this link is for arm-linux-gnueabihf" \
 	"$BIN/arm-linux-gnueabihf-lto-ld" -e main -o out arm-main.o foo.o
 leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
-[ -z "$leftovers" ] && ok "...no output or temporary file left" ||
-	not_ok "...no output or temporary file left: $leftovers"
+check "...no output or temporary file left" test -z "$leftovers"
 
 # e_shnum 0 and section 0's sh_size 0xffffff in an 11 KB object: 1 GiB of
 # section headers it does not have.  Refused before allocating: under a
@@ -126,8 +124,8 @@ for sig in TERM INT; do
 	ps -eo stat=,args= | grep -v '^Z' | grep '[l]to1' | grep -q "$WORK" &&
 		not_ok "SIG$sig: lto1 still running after lto-ld died"
 	leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
-	if [ $rc -ne 0 ] && [ -z "$leftovers" ]; then ok "SIG$sig during LTO: exit $rc, nothing left behind"
-	else not_ok "SIG$sig during LTO: exit $rc, left: $leftovers"; fi
+	check "SIG$sig during LTO: exit $rc, nothing left behind" \
+		eval '[ $rc -ne 0 ] && [ -z "$leftovers" ]' || diag "left: $leftovers"
 done
 # The caller's whole process group signalled (Ctrl-\, kill -KILL -PGID):
 # ld, lto-wrapper and lto1 must die with it.  After SIGKILL lto-ld cannot
@@ -147,19 +145,16 @@ for sig in QUIT KILL; do
 	n=0
 	while [ $n -lt 50 ] && survivors >/dev/null; do sleep 0.1; n=$((n + 1)); done
 	left=$(survivors)
-	[ $rc -ne 0 ] && [ -z "$left" ] && ok "SIG$sig to the caller's group: exit $rc, no tool runs on" ||
-		{ not_ok "SIG$sig to the caller's group: exit $rc, no tool runs on"; diag "$left"; }
+	check "SIG$sig to the caller's group: exit $rc, no tool runs on" \
+		eval '[ $rc -ne 0 ] && [ -z "$left" ]' || diag "$left"
 	if [ $sig = QUIT ]; then
 		leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
-		[ -z "$leftovers" ] && ok "...SIGQUIT: nothing left behind" ||
-			not_ok "...SIGQUIT: nothing left behind: $leftovers"
+		check "...SIGQUIT: nothing left behind" test -z "$leftovers"
 	fi
 done
 leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-[ -n "$leftovers" ] && ok "SIGKILL left temporaries (what the next run must remove)" ||
-	not_ok "SIGKILL left temporaries (what the next run must remove)"
+check "SIGKILL left temporaries (what the next run must remove)" test -n "$leftovers"
 check "the next link of the same output" "$ld" -e main -o out foo.o bar.o main.o
 leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-[ -z "$leftovers" ] && ok "...removed what the killed run left" ||
-	not_ok "...removed what the killed run left: $leftovers"
+check "...removed what the killed run left" test -z "$leftovers"
 done_testing

@@ -13,37 +13,30 @@ tools() {
 	for f in foo bar main; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
 
 	check "$name: lto-ar rcs" "$BIN/${prefix}lto-ar" rcs lib.a foo.o bar.o
-	"${prefix}nm" -s lib.a 2>/dev/null | grep -q '^foo in foo.o' &&
-		ok "$name: lto-ar's index lists IR symbols" || not_ok "$name: lto-ar's index lists IR symbols"
-	"$BIN/${prefix}lto-nm" foo.o | grep -q ' T foo$' &&
-		ok "$name: lto-nm lists IR symbols" || not_ok "$name: lto-nm lists IR symbols"
+	check "$name: lto-ar's index lists IR symbols" output_has '^foo in foo.o' "${prefix}nm" -s lib.a
+	check "$name: lto-nm lists IR symbols" output_has ' T foo$' "$BIN/${prefix}lto-nm" foo.o
 	"${prefix}ar" rcS noindex.a foo.o bar.o
 	check "$name: lto-ranlib" "$BIN/${prefix}lto-ranlib" noindex.a
-	"${prefix}nm" -s noindex.a 2>/dev/null | grep -q '^bar in bar.o' &&
-		ok "$name: lto-ranlib's index lists IR symbols" || not_ok "$name: lto-ranlib's index lists IR symbols"
+	check "$name: lto-ranlib's index lists IR symbols" output_has '^bar in bar.o' "${prefix}nm" -s noindex.a
 
 	"$BIN/${prefix}lto-ld" -r --lto-partial=thin -o thin.o foo.o bar.o
 	check "$name: ar t on a thin ld -r output" "${prefix}ar" t thin.o
-	"$BIN/${prefix}lto-nm" thin.o | grep -q ' T bar$' &&
-		ok "$name: lto-nm on a thin ld -r output" || not_ok "$name: lto-nm on a thin ld -r output"
+	check "$name: lto-nm on a thin ld -r output" output_has ' T bar$' "$BIN/${prefix}lto-nm" thin.o
 	check "$name: size on a thin ld -r output" "${prefix}size" thin.o
 	check "$name: objdump -d on a thin ld -r output" "${prefix}objdump" -d thin.o
+	[ "$name" = arm ] && arm_control
 	cd ..
 }
 
-tools "" host
-if have arm-linux-gnueabihf-gcc; then
-	tools arm-linux-gnueabihf- arm
-	# the control: ARM binutils without lto-ld's help
-	cd arm
+# arm_control: the control, ARM binutils without lto-ld's help
+arm_control() {
 	arm-linux-gnueabihf-ar rcs plain.a foo.o bar.o 2>/dev/null
 	if arm-linux-gnueabihf-nm -s plain.a 2>/dev/null | grep -q '^foo in'; then
 		diag "note: this arm-linux-gnueabihf-ar indexes IR by itself"
 	else
 		ok "control: plain arm-linux-gnueabihf-ar leaves IR symbols out of the index"
 	fi
-	cd ..
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+}
+
+for_each_target tools
 done_testing

@@ -105,11 +105,8 @@ step() {
 # expect ROUTE N WHAT: the cache in OUT-N's log did WHAT ("N hits, M
 # misses", or "link cache hit")
 expect() {
-	got=$(cache_says "$1" "$1-$2.log")
-	case $got in
-	$3) ok "$name $1: ...$3" ;;
-	*) not_ok "$name $1: ...$3 (got '$got')"; diag "$(grep 'LTO cache' "$1-$2.log")" ;;
-	esac
+	check "$name $1: ...$3" matches "$(cache_says "$1" "$1-$2.log")" "$3" ||
+		diag "$(grep 'LTO cache' "$1-$2.log")"
 }
 
 # route ROUTE HITS: the changes, one by one, through ROUTE (its own
@@ -143,16 +140,11 @@ route() {
 	link "$r" none-gone ""; rc_none=$?
 	link "$r" "$r-gone"; rc=$?
 	want=$(grep -o 'Error: file not found: blob \$1.bin' none-gone.log)
-	if [ $rc -ne 0 ] && [ $rc_none -ne 0 ] && [ -n "$want" ] && grep -q "$want" "$r-gone.log" &&
-	   [ ! -e "$r-gone" ]; then
-		ok "$name $r: the .incbin file deleted: the link fails as without the cache ($want)"
-	else
-		not_ok "$name $r: the .incbin file deleted: the link fails as without the cache (rc $rc, $rc_none)"
-		diag "$(cat "$r-gone.log")"
-	fi
-	grep -q 'LTO cache .*blob $1.bin: No such file or directory' "$r-gone.log" &&
-		ok "$name $r: ...and LTO_LD_VERBOSE says why the entry missed" ||
-		{ not_ok "$name $r: ...and LTO_LD_VERBOSE says why the entry missed"; diag "$(cat "$r-gone.log")"; }
+	check "$name $r: the .incbin file deleted: the link fails as without the cache ($want)" \
+		eval '[ $rc -ne 0 ] && [ $rc_none -ne 0 ] && [ -n "$want" ] && grep -q "$want" "$r-gone.log" &&
+		      [ ! -e "$r-gone" ]' || diag "rc $rc, $rc_none" "$(cat "$r-gone.log")"
+	check "$name $r: ...and LTO_LD_VERBOSE says why the entry missed" \
+		grep -q 'LTO cache .*blob $1.bin: No such file or directory' "$r-gone.log" || diag "$(cat "$r-gone.log")"
 	set_blob blob-TWO
 }
 
@@ -187,10 +179,5 @@ scenario() {
 }
 
 mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
-scenario "" host
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target scenario
 done_testing

@@ -48,14 +48,12 @@ entries() { find "$1" -type f ! -name '.*' ! -name '*.tmp-*' | sort; }
 
 # expect_counts DESCRIPTION LOG "H hits, M misses"
 expect_counts() {
-	got=$(counts "$2")
-	if [ "$got" = "$3" ]; then ok "$1 ($3)"; else not_ok "$1: '$got', expected '$3'"; diag "$(cat "$2")"; fi
+	check "$1 ($3)" test "$(counts "$2")" = "$3" || diag "$(cat "$2")"
 }
 
 # runs_with DESCRIPTION PROGRAM OUTPUT
 runs_with() {
-	got=$("./$2" 2>&1)
-	if [ "$got" = "$3" ]; then ok "$1"; else not_ok "$1: printed '$got', expected '$3'"; fi
+	check "$1" test "$("./$2" 2>&1)" = "$3"
 }
 
 libdir=$(dirname "$(gcc -print-file-name=crt1.o)")
@@ -70,25 +68,23 @@ compile gcc || { not_ok "compile the sources with gcc -flto"; done_testing; exit
 check "first link with the cache" link p1 --lto-cache="$C"
 expect_counts "the first link compiles every partition" p1.log "0 hits, 7 misses"
 n=$(entries "$C" | wc -l)
-[ "$n" -eq 7 ] && ok "seven entries stored" || not_ok "seven entries stored: $n"
+check "seven entries stored" test "$n" -eq 7
 runs_with "the program is right" p1 21
 check "second link, same inputs" link p2 --lto-cache="$C"
 expect_counts "the second link compiles nothing" p2.log "7 hits, 0 misses"
 check "...and writes the same bytes" cmp p1 p2
 check "a link without the cache writes them too" link p0
 check "...the same bytes" cmp p0 p1
-grep -q 'LTO cache' p0.log && not_ok "no cache named without one" || ok "no cache named without one"
-if link pr --lto-cache="$C" --lto-report=pr.json; then ok "--lto-report counts them (JSON)"
-else not_ok "--lto-report counts them (JSON)"; diag "$(cat pr.log)"; fi
-grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0, "link_hit": false}' pr.json &&
-	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pr.json)"; }
-if link pt --lto-cache="$C" --lto-report=pt.txt; then ok "--lto-report counts them (text)"
-else not_ok "--lto-report counts them (text)"; diag "$(cat pt.log)"; fi
-grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt &&
-	ok "...7 hits, 0 misses" || { not_ok "...7 hits, 0 misses"; diag "$(head -5 pt.txt)"; }
+check "no cache named without one" eval '! grep -q "LTO cache" p0.log'
+check "--lto-report counts them (JSON)" link pr --lto-cache="$C" --lto-report=pr.json || diag "$(cat pr.log)"
+check "...7 hits, 0 misses" \
+	grep -q '"ltrans_cache": {"dir": "[^"]*", "hits": 7, "misses": 0, "corrupt": 0, "link_hit": false}' pr.json ||
+	diag "$(head -5 pr.json)"
+check "--lto-report counts them (text)" link pt --lto-cache="$C" --lto-report=pt.txt || diag "$(cat pt.log)"
+check "...7 hits, 0 misses" grep -q '^LTRANS cache .*: 7 hits, 0 misses, 0 corrupt entries replaced$' pt.txt ||
+	diag "$(head -5 pt.txt)"
 LTO_LD_CACHE=$C link p3 && expect_counts "LTO_LD_CACHE=DIR is the same cache" p3.log "7 hits, 0 misses"
-LTO_LD_CACHE= link p4 && ! grep -q 'LTO cache' p4.log &&
-	ok "LTO_LD_CACHE= (empty) is no cache" || not_ok "LTO_LD_CACHE= (empty) is no cache"
+check "LTO_LD_CACHE= (empty) is no cache" eval 'LTO_LD_CACHE= link p4 && ! grep -q "LTO cache" p4.log'
 
 # ---- the link cache: a link with the inputs of a cached one runs no LTO ----
 libc=$(gcc -print-file-name=libc.so.6)
@@ -100,11 +96,10 @@ link_named() {
 }
 # link_says DESCRIPTION LOG PATTERN
 link_says() {
-	if grep -q "$3" "$2"; then ok "$1"; else not_ok "$1"; diag "$(grep 'LTO cache' "$2")"; fi
+	check "$1" grep -q "$3" "$2" || diag "$(grep 'LTO cache' "$2")"
 }
-grep -q 'LTO cache .*this link is not cached (it searches libraries' p1.log &&
-	ok "a link that searches libraries (-lc) is not answered by the link cache" ||
-	not_ok "a link that searches libraries (-lc) is not answered by the link cache"
+check "a link that searches libraries (-lc) is not answered by the link cache" \
+	grep -q 'LTO cache .*this link is not cached (it searches libraries' p1.log
 CL=$WORK/cache-link
 check "a link without a library search" link_named l1 --lto-cache="$CL"
 link_says "...is new to the link cache" l1.log "the link's inputs are new"
@@ -130,8 +125,8 @@ printf 'f2\n' > keep.txt
 LTO_LD_VERBOSE=1 "$BIN/lto-ld" --lto-cache="$CL" -r --lto-whole-program --lto-keep=keep.txt \
 	-o w3.o f1.o f2.o > w3.log 2>&1
 link_says "...a changed keep file is a new link" w3.log "the link's inputs are new"
-nm w3.o | grep -q ' T f2$' && ! nm w3.o | grep -q ' T f1$' &&
-	ok "...whose output keeps f2, not f1" || { not_ok "...whose output keeps f2, not f1"; diag "$(nm w3.o)"; }
+check "...whose output keeps f2, not f1" eval 'nm w3.o | grep -q " T f2\$" && ! nm w3.o | grep -q " T f1\$"' ||
+	diag "$(nm w3.o)"
 # kbuild's shape: a whole-program ld -r of a thin archive (vmlinux.a).
 # GCC names IR sections with a random number printed without leading
 # zeros: one compile in 16 gives the same IR in a file of another size,
@@ -149,8 +144,8 @@ size1=$(wc -c < t2.o) tries=0
 while [ "$(wc -c < t2.o)" = "$size1" ] && [ $tries -lt 400 ]; do
 	gcc -O2 -flto -c f2.c -o t2.o; tries=$((tries + 1))
 done
-[ "$(wc -c < t2.o)" != "$size1" ] && ok "...a member compiled again: the same IR in a file of another size" ||
-	not_ok "...a member compiled again: the same IR in a file of another size ($tries compiles)"
+check "...a member compiled again: the same IR in a file of another size" test "$(wc -c < t2.o)" != "$size1" ||
+	diag "$tries compiles"
 thin_ar
 check "...linked again" thin_rel a2
 link_says "...is answered by the link cache" a2.log "WPA and LTRANS skipped"
@@ -177,9 +172,8 @@ partitions() {
 		sed -n 's/.*LTO cache .*: 0 hits, \([0-9]*\) misses.*/\1/p'
 }
 n_ours=$(partitions g-ours) n_gcc=$(partitions g-gcc --lto-flags=--param=lto-min-partition=10000)
-[ "${n_gcc:-0}" -ge 1 ] && [ "${n_ours:-0}" -gt "$n_gcc" ] &&
-	ok "a whole-program ld -r: $n_ours partitions, $n_gcc with GCC's minimum size (the LTO flags win)" ||
-	not_ok "a whole-program ld -r: '$n_ours' partitions, '$n_gcc' with GCC's minimum size (expected more)"
+check "a whole-program ld -r: $n_ours partitions, $n_gcc with GCC's minimum size (the LTO flags win)" \
+	eval '[ "${n_gcc:-0}" -ge 1 ] && [ "${n_ours:-0}" -gt "$n_gcc" ]' || diag "'$n_ours', '$n_gcc': expected more"
 rm -f g-ours g-gcc
 # A native ld -r of objects with debug information: lto-ld makes GCC's
 # early-debug anchors local with objcopy; the link cache keeps the output
@@ -194,8 +188,7 @@ check "a native ld -r of objects with debug information" native_rel d1
 link_says "...makes the debug anchors local" d1.log "debug anchor symbols local"
 check "...the same again" native_rel d2
 link_says "...is answered by the link cache" d2.log "WPA and LTRANS skipped"
-grep -q 'debug anchor symbols local' d2.log && not_ok "...with no objcopy: the output was kept tidied" ||
-	ok "...with no objcopy: the output was kept tidied"
+check "...with no objcopy: the output was kept tidied" eval '! grep -q "debug anchor symbols local" d2.log'
 check "...and the same bytes" cmp d1 d2
 
 # ---- the gcc -B route: the driver runs LTO, lto-ld is its ld ----
@@ -230,7 +223,7 @@ echo "not an lto-ld cache entry" > "$3"
 sz=$(stat -c %s "$4"); head -c $((sz - 1)) "$4" > "$WORK/t" && cat "$WORK/t" > "$4"
 check "link with four broken entries" link p6 --lto-cache="$C"
 got=$(sed -n 's/.*(\([0-9]*\) corrupt entries replaced).*/\1/p' p6.log | tail -1)
-[ "$got" -ge 4 ] 2>/dev/null && ok "the broken entries are seen ($got)" || { not_ok "the broken entries are seen: '$got'"; diag "$(cat p6.log)"; }
+check "the broken entries are seen ($got)" test "$got" -ge 4 || diag "$(cat p6.log)"
 check "...never linked: the same bytes as before" cmp p1 p6
 check "...and replaced" link p7 --lto-cache="$C"
 expect_counts "the next link finds whole entries" p7.log "7 hits, 0 misses"
@@ -242,10 +235,10 @@ C2=$WORK/cache2
 link q1 --lto-cache="$C2" & a=$!
 link q2 --lto-cache="$C2" & b=$!
 wait $a; ra=$? ; wait $b; rb=$?
-[ $ra -eq 0 ] && [ $rb -eq 0 ] && ok "two links at once both succeed" || { not_ok "two links at once both succeed"; diag "$(cat q1.log q2.log)"; }
+check "two links at once both succeed" eval '[ $ra -eq 0 ] && [ $rb -eq 0 ]' || diag "$(cat q1.log q2.log)"
 check "...both write the right program" cmp q1 p1
 check "...both of them" cmp q2 p1
-[ -z "$(find "$C2" -name '*.tmp-*')" ] && ok "...no temporary entry left" || not_ok "...no temporary entry left"
+check "...no temporary entry left" test -z "$(find "$C2" -name '*.tmp-*')"
 check "a third link on that cache" link q3 --lto-cache="$C2"
 expect_counts "...finds every entry whole" q3.log "7 hits, 0 misses"
 
@@ -253,7 +246,7 @@ expect_counts "...finds every entry whole" q3.log "7 hits, 0 misses"
 : > "$WORK/plainfile"
 check "a cache below a regular file: the link still works" link u1 --lto-cache="$WORK/plainfile/cache"
 n=$(grep -c 'warning: LTO cache .*linking without the cache' u1.log)
-[ "$n" -eq 1 ] && ok "...with one warning" || { not_ok "...with one warning ($n)"; diag "$(cat u1.log)"; }
+check "...with one warning" test "$n" -eq 1 || diag "$(cat u1.log)"
 check "...and the right program" cmp u1 p1
 
 # ---- a full disk ----
@@ -262,9 +255,9 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
 	dd if=/dev/zero of=full/fill bs=4k 2>/dev/null
 	check "a cache on a full file system: the link still works" link d1 --lto-cache="$WORK/full/cache"
 	n=$(grep -c 'warning: LTO cache .*not stored: No space left on device' d1.log)
-	[ "$n" -eq 1 ] && ok "...with one warning" || { not_ok "...with one warning ($n)"; diag "$(cat d1.log)"; }
+	check "...with one warning" test "$n" -eq 1 || diag "$(cat d1.log)"
 	check "...and the right program" cmp d1 p1
-	[ -z "$(find full -name '*.tmp-*')" ] && ok "...no temporary entry left" || not_ok "...no temporary entry left"
+	check "...no temporary entry left" test -z "$(find full -name '*.tmp-*')"
 	umount full
 else
 	skip "a full file system needs root to mount a small tmpfs"
@@ -274,10 +267,10 @@ fi
 C3=$WORK/cache3
 (umask 027 && link m1 --lto-cache="$C3")
 bad=$(find "$C3" -type f ! -perm 0640 | wc -l)
-[ "$bad" -eq 0 ] && [ -n "$(entries "$C3")" ] && ok "umask 027: entries are 0640" || not_ok "umask 027: $bad entries not 0640"
+check "umask 027: entries are 0640" eval '[ "$bad" -eq 0 ] && [ -n "$(entries "$C3")" ]' || diag "$bad entries not 0640"
 (umask 000 && link m2 --lto-cache="$WORK/cache4")
 bad=$(find "$WORK/cache4" -type f -perm -0002 | wc -l)
-[ "$bad" -eq 0 ] && ok "umask 000: still no world-writable entry" || not_ok "umask 000: $bad world-writable entries"
+check "umask 000: still no world-writable entry" test "$bad" -eq 0 || diag "$bad world-writable entries"
 
 # ---- LTO_LD_CACHE_SIZE: the least recently used go first ----
 # Seven entries made old; main.c changed, so the next link uses six of
@@ -295,14 +288,13 @@ all_bytes=$(xargs stat -c %s < before.list | awk '{ s += $1 } END { print s }')
 LTO_LD_CACHE_SIZE=$((all_bytes - 1)) link s3 --lto-cache="$C5"
 entries "$C5" > after.list
 gone=$(comm -23 before.list after.list)
-[ "$(wc -l < before.list)" -eq 8 ] && [ -n "$unused" ] && [ "$gone" = "$unused" ] &&
-	ok "LTO_LD_CACHE_SIZE: the entry used longest ago is evicted, and only it" ||
-	{ not_ok "LTO_LD_CACHE_SIZE: the entry used longest ago is evicted, and only it"; diag "before: $(cat before.list)" "unused: $unused" "gone: $gone"; }
+check "LTO_LD_CACHE_SIZE: the entry used longest ago is evicted, and only it" \
+	eval '[ "$(wc -l < before.list)" -eq 8 ] && [ -n "$unused" ] && [ "$gone" = "$unused" ]' ||
+	diag "before: $(cat before.list)" "unused: $unused" "gone: $gone"
 LTO_LD_CACHE_SIZE=1 link s4 --lto-cache="$C5"
-[ -z "$(entries "$C5")" ] && ok "LTO_LD_CACHE_SIZE=1 leaves no entry" || not_ok "LTO_LD_CACHE_SIZE=1 leaves no entry"
+check "LTO_LD_CACHE_SIZE=1 leaves no entry" test -z "$(entries "$C5")"
 LTO_LD_CACHE_SIZE=lots link s3 --lto-cache="$C5"
-grep -q "LTO_LD_CACHE_SIZE='lots' is not a size" s3.log && ok "a malformed LTO_LD_CACHE_SIZE is named" ||
-	not_ok "a malformed LTO_LD_CACHE_SIZE is named"
+check "a malformed LTO_LD_CACHE_SIZE is named" grep -q "LTO_LD_CACHE_SIZE='lots' is not a size" s3.log
 sed -i 's/return 1;/return 0;/' main.c
 gcc -O2 -flto -c main.c -o main.o
 

@@ -58,13 +58,9 @@ same "lto-ld's environment: README table = lto-ld --help" readme-env help-env
 # --help: lto-ld's part first, then the real ld's, then lto-ld's version
 line() { grep -n -m1 -e "$1" help.txt | cut -d: -f1; }
 own=$(line '^lto-ld options') ld=$(line '^  -a KEYWORD') ver=$(line '^lto-ld [0-9]')
-if [ -n "$own" ] && [ -n "$ld" ] && [ -n "$ver" ] && [ "$own" -lt "$ld" ] && [ "$ld" -lt "$ver" ]; then
-	ok "lto-ld --help: its own options (line $own), then ld --help (line $ld), then the version line ($ver)"
-else
-	not_ok "lto-ld --help: its own options, then ld --help (lines ${own:-?} ${ld:-?} ${ver:-?})"
-fi
-grep -q -- '--gc-sections' help.txt && ok "lto-ld --help holds ld's options (--gc-sections)" ||
-	not_ok "lto-ld --help holds ld's options (--gc-sections)"
+check "lto-ld --help: its own options (line $own), then ld --help (line $ld), then the version line ($ver)" \
+	eval '[ -n "$own" ] && [ -n "$ld" ] && [ -n "$ver" ] && [ "$own" -lt "$ld" ] && [ "$ld" -lt "$ver" ]'
+check "lto-ld --help holds ld's options (--gc-sections)" grep -q -- '--gc-sections' help.txt
 
 # ---- lto-sizediff ----
 grep -E '^lto-sizediff \[' "$sizediff_md" | head -1 | names > readme-sd
@@ -173,21 +169,25 @@ bad=$(for page in "$ltold1" "$man"/*.1; do
 	grep -q "^\.TH .* \"lto-ld $version\"" "$page" || basename "$page"
 done)
 head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="$bad debian/changelog"
-[ -n "$version" ] && [ -z "$bad" ] && ok "the man pages and debian/changelog say version $version" ||
-	not_ok "the man pages and debian/changelog say version $version (not: $bad)"
+check "the man pages and debian/changelog say version $version" eval '[ -n "$version" ] && [ -z "$bad" ]' ||
+	diag "not: $bad"
 
 # ---- the pages themselves ----
 left=$(grep -o '@[a-z]*@' "$ltold1" | sort -u | tr '\n' ' ')
-[ -s "$ltold1" ] && [ -z "$left" ] && ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" ||
-	not_ok "man/lto-ld.1: every @name@ of lto-ld.1.in replaced (left: $left)"
+check "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" eval '[ -s "$ltold1" ] && [ -z "$left" ]' ||
+	diag "left: $left"
+# silent COMMAND...: COMMAND succeeds and writes nothing on stderr (which
+# it prints again, for check)
+silent() {
+	silent_err=$("$@" 2>&1 >/dev/null) && [ -z "$silent_err" ] && return 0
+	printf '%s\n' "$silent_err"; return 1
+}
 for page in "$ltold1" "$man"/*.1; do
-	if ! have man; then
-		skip_missing man "$(basename "$page") not checked"
-	elif out=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page" 2>&1 >/dev/null) &&
-	     [ -z "$out" ]; then
-		ok "$(basename "$page"): man --warnings is silent"
+	if have man; then
+		check "$(basename "$page"): man --warnings is silent" \
+			silent env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page"
 	else
-		not_ok "$(basename "$page"): man --warnings"; diag "$out"
+		skip_missing man "$(basename "$page") not checked"
 	fi
 done
 done_testing

@@ -55,9 +55,6 @@ symbols() {
 	"${1}nm" "$2" | awk '$2 ~ /^[Tt]$/ {print $3 ":" $2}' | sort | tr '\n' ' '
 }
 
-# has LIST ENTRY: the list "symbols" printed holds ENTRY
-has() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
-
 # entries PREFIX FILE: the symbols the .export_symbol relocations name
 entries() {
 	"${1}readelf" -rW "$2" | awk '/^Relocation section/ { on = /export_symbol/ }
@@ -86,58 +83,39 @@ exports() {
 	# modules, no trim: every export stays global, with its entry
 	link "all exports" all.o
 	got=$(symbols "$prefix" all.o)
-	for s in unused_export used_export module_export far_fn; do
-		has "$got" $s:T || { not_ok "$name: every export stays global ($s: $got)"; break; }
-	done && ok "$name: every export stays global"
-	[ "$(entries "$prefix" all.o)" = "far_fn module_export unused_export used_export " ] &&
-		ok "$name: ... each with its .export_symbol entry" ||
-		not_ok "$name: ... each with its .export_symbol entry ($(entries "$prefix" all.o))"
+	check "$name: every export stays global" \
+		listed "$got" +unused_export:T +used_export:T +module_export:T +far_fn:T
+	check "$name: ... each with its .export_symbol entry" \
+		test "$(entries "$prefix" all.o)" = "far_fn module_export unused_export used_export "
 
 	# no modules: no export kept
 	link "--lto-exports=(empty)" none.o --lto-exports=none.txt
 	got=$(symbols "$prefix" none.o)
-	[ "$got" = "addr_only:t entry:T " ] &&
-		ok "$name: no exports: the unused ones are removed, the called one is not global" ||
-		not_ok "$name: no exports: the unused ones are removed, the called one is not global ($got)"
-	[ -z "$(entries "$prefix" none.o)" ] && ok "$name: ... and no entries are written" ||
-		not_ok "$name: ... and no entries are written ($(entries "$prefix" none.o))"
-	if nm none.o 2>/dev/null | grep -q '__addressable_.*export\|__addressable_far'; then
-		not_ok "$name: ... nor their __ADDRESSABLE pointers"
-	else
-		ok "$name: ... nor their __ADDRESSABLE pointers"
-	fi
-	has "$got" addr_only:t &&
-		ok "$name: ... a plain __ADDRESSABLE still keeps its function (local)" ||
-		not_ok "$name: ... a plain __ADDRESSABLE still keeps its function ($got)"
+	check "$name: no exports: the unused ones are removed, the called one is not global" \
+		test "$got" = "addr_only:t entry:T "
+	check "$name: ... and no entries are written" test -z "$(entries "$prefix" none.o)"
+	check "$name: ... nor their __ADDRESSABLE pointers" \
+		eval '! nm none.o 2>/dev/null | grep -q "__addressable_.*export\|__addressable_far"'
+	check "$name: ... a plain __ADDRESSABLE still keeps its function (local)" listed "$got" +addr_only:t
 
 	# trimmed: only the exports the modules use
 	link "--lto-exports=trim.txt" trim.o --lto-exports=trim.txt
 	got=$(symbols "$prefix" trim.o)
-	has "$got" module_export:T && has "$got" far_fn:T &&
-		! has "$got" unused_export:T && ! has "$got" used_export:T &&
-		ok "$name: trimmed: the listed exports stay global, the others do not" ||
-		not_ok "$name: trimmed: the listed exports stay global, the others do not ($got)"
-	[ "$(entries "$prefix" trim.o)" = "far_fn module_export " ] &&
-		ok "$name: ... only their entries are written" ||
-		not_ok "$name: ... only their entries are written ($(entries "$prefix" trim.o))"
+	check "$name: trimmed: the listed exports stay global, the others do not" \
+		listed "$got" +module_export:T +far_fn:T -unused_export:T -used_export:T
+	check "$name: ... only their entries are written" test "$(entries "$prefix" trim.o)" = "far_fn module_export "
 
 	# the same list in the environment
 	LTO_LD_EXPORTS=none.txt link "LTO_LD_EXPORTS" env.o
-	cmp -s none.o env.o && ok "$name: LTO_LD_EXPORTS=FILE is --lto-exports=FILE" ||
-		not_ok "$name: LTO_LD_EXPORTS=FILE is --lto-exports=FILE"
+	check "$name: LTO_LD_EXPORTS=FILE is --lto-exports=FILE" cmp -s none.o env.o
 
 	check_fails "$name: a missing list is an error naming it" \
 		"no-such-list: cannot read the list of exports" \
 		"$ld" -r --lto-whole-program --lto-exports=no-such-list -o bad.o lib.o main.o
-	[ -e bad.o ] && not_ok "$name: ... and no output" || ok "$name: ... and no output"
+	check "$name: ... and no output" test ! -e bad.o
 	cd ..
 }
 
-exports "" host
-if have arm-linux-gnueabihf-gcc; then
-	exports arm-linux-gnueabihf- arm
-else
-	not_ok "arm-linux-gnueabihf-gcc not installed"
-fi
+for_each_target exports
 
 done_testing

@@ -11,18 +11,16 @@ if ! out=$(make -C "$TOP_BUILDDIR" install prefix="$inst" 2>&1); then
 fi
 ok "make install prefix=..."
 for n in lto-ld lto-ar lto-nm lto-ranlib; do
-	[ -x "$inst/bin/$n" ] && ok "installed bin/$n" || not_ok "installed bin/$n"
+	check "installed bin/$n" test -x "$inst/bin/$n"
 done
 gccdir=$inst/libexec/lto-ld
-[ -x "$gccdir/ld" ] && "$gccdir/ld" --version | tail -n 1 | grep -q '^lto-ld' &&
-	ok "libexec/lto-ld/ld is lto-ld" || not_ok "libexec/lto-ld/ld is lto-ld"
+check "libexec/lto-ld/ld is lto-ld" eval '[ -x "$gccdir/ld" ] && "$gccdir/ld" --version | tail -n 1 | grep -q "^lto-ld"'
 if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
-	[ -f "$gccdir/lto-ld-plugin.so" ] && ok "installed libexec/lto-ld/lto-ld-plugin.so" ||
-		not_ok "installed libexec/lto-ld/lto-ld-plugin.so"
+	check "installed libexec/lto-ld/lto-ld-plugin.so" test -f "$gccdir/lto-ld-plugin.so"
 fi
 targets=$(sed -n 's/^LTO_LD_TARGETS = *//p' "$TOP_BUILDDIR/Makefile")
 for t in $targets; do
-	[ -x "$inst/bin/$t-lto-ld" ] && ok "installed bin/$t-lto-ld" || not_ok "installed bin/$t-lto-ld"
+	check "installed bin/$t-lto-ld" test -x "$inst/bin/$t-lto-ld"
 done
 
 # every link relative and resolving (Debian policy 10.5; DESTDIR below)
@@ -31,37 +29,29 @@ bad=$(find "$inst" -type l | while read -r l; do
 	case $(readlink "$l") in /*) echo "$l -> $(readlink "$l")";; esac
 	[ -e "$l" ] || echo "$l: dangling"
 done)
-[ "$links" -gt 0 ] && [ -z "$bad" ] && ok "all $links symbolic links are relative and resolve" ||
-	{ not_ok "all symbolic links are relative and resolve"; diag "$bad"; }
-[ "$(readlink "$gccdir/ld")" = ../../bin/lto-ld ] && ok "libexec/lto-ld/ld -> ../../bin/lto-ld" ||
-	not_ok "libexec/lto-ld/ld -> ../../bin/lto-ld (is $(readlink "$gccdir/ld"))"
+check "all $links symbolic links are relative and resolve" eval '[ "$links" -gt 0 ] && [ -z "$bad" ]' || diag "$bad"
+check "libexec/lto-ld/ld -> ../../bin/lto-ld" test "$(readlink "$gccdir/ld")" = ../../bin/lto-ld
 # a man page for every program installed
 missing=$(for f in "$inst"/bin/*; do
 	[ -f "$inst/share/man/man1/$(basename "$f").1" ] || basename "$f"
 done)
-[ -z "$missing" ] && ok "a man page for each of the $(ls "$inst/bin" | wc -l) programs in bin" ||
-	{ not_ok "a man page for every program in bin"; diag "missing: $missing"; }
+check "a man page for each of the $(ls "$inst/bin" | wc -l) programs in bin" test -z "$missing" ||
+	diag "missing: $missing"
 # the man page names this install's gcc -B directory (make's prefix=)
 page=$inst/share/man/man1/lto-ld.1
-grep -qF -- "-B$(printf '%s' "$gccdir" | sed 's/-/\\-/g')/" "$page" 2>/dev/null &&
-	ok "the installed lto-ld.1 names $gccdir/" ||
-	{ not_ok "the installed lto-ld.1 names $gccdir/"; diag "$(grep -n 'libexec' "$page")"; }
+check "the installed lto-ld.1 names $gccdir/" \
+	grep -qF -- "-B$(printf '%s' "$gccdir" | sed 's/-/\\-/g')/" "$page" ||
+	diag "$(grep -n 'libexec' "$page")"
 # the kernel series, complete, where git am and patch -p1 can take it
-if diff -r "$TOP_SRCDIR/kernel-patches/6.12" "$inst/share/lto-ld/kernel-patches/6.12" > patches.diff; then
-	ok "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12 ($(wc -l < "$inst/share/lto-ld/kernel-patches/6.12/series") patches)"
-else
-	not_ok "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12"; diag "$(cat patches.diff)"
-fi
+check "share/lto-ld/kernel-patches/6.12 is kernel-patches/6.12 ($(wc -l < "$inst/share/lto-ld/kernel-patches/6.12/series") patches)" \
+	diff -r "$TOP_SRCDIR/kernel-patches/6.12" "$inst/share/lto-ld/kernel-patches/6.12"
 
 # a staged install: its gcc -B ld leads to the staged lto-ld, not to /usr
 stage=$WORK/stage
-if out=$(make -C "$TOP_BUILDDIR" install prefix=/usr DESTDIR="$stage" 2>&1) &&
-   [ "$(readlink -f "$stage/usr/libexec/lto-ld/ld")" = "$stage/usr/bin/lto-ld" ] &&
-   "$stage/usr/libexec/lto-ld/ld" --version | tail -n 1 | grep -q '^lto-ld'; then
-	ok "make install DESTDIR=...: libexec/lto-ld/ld is the staged lto-ld"
-else
-	not_ok "make install DESTDIR=...: libexec/lto-ld/ld is the staged lto-ld"; diag "$out"
-fi
+check "make install DESTDIR=...: libexec/lto-ld/ld is the staged lto-ld" \
+	eval 'make -C "$TOP_BUILDDIR" install prefix=/usr DESTDIR="$stage" &&
+	      [ "$(readlink -f "$stage/usr/libexec/lto-ld/ld")" = "$stage/usr/bin/lto-ld" ] &&
+	      "$stage/usr/libexec/lto-ld/ld" --version | tail -n 1 | grep -q "^lto-ld"'
 rm -rf "$stage"
 
 write_seed_sources
@@ -74,29 +64,19 @@ seed() {
 		"$inst/bin/${prefix}lto-ld" -r --lto-partial=thin -o foobar.o foo.o bar.o
 	if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
 		out=$(LTO_LD_VERBOSE=1 "$inst/bin/${prefix}lto-ld" -r -o native.o foo.o bar.o 2>&1)
-		printf '%s' "$out" | grep -q -- "-plugin $inst/bin/../libexec/lto-ld/lto-ld-plugin.so" &&
-			ok "$name: the installed lto-ld loads the installed plugin" ||
-			{ not_ok "$name: the installed lto-ld loads the installed plugin"; diag "$out"; }
+		check "$name: the installed lto-ld loads the installed plugin" \
+			text_has "$out" -- "-plugin $inst/bin/../libexec/lto-ld/lto-ld-plugin.so"
 	fi
 	check "$name: ${prefix}gcc -flto -B$gccdir/ final link" \
 		"${prefix}gcc" -O2 -flto -B"$gccdir/" -o prog main.o foobar.o
 	"$@" ./prog; rc=$?
-	[ $rc -eq 5 ] && ok "$name: the program returns 5" || not_ok "$name: the program returns 5 (got $rc)"
-	[ "$("${prefix}nm" prog | grep -Ec ' (foo|bar)$')" -eq 0 ] &&
-		ok "$name: foo and bar were optimized away" || not_ok "$name: foo and bar were optimized away"
+	check "$name: the program returns 5" test $rc -eq 5
+	check "$name: foo and bar were optimized away" test "$("${prefix}nm" prog | grep -Ec ' (foo|bar)$')" -eq 0
 	cd ..
 }
-seed "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	seed arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run seed
 
-if out=$(make -C "$TOP_BUILDDIR" uninstall prefix="$inst" 2>&1) &&
-   [ -z "$(find "$inst" -type f -o -type l)" ]; then
-	ok "make uninstall removes everything"
-else
-	not_ok "make uninstall removes everything"; diag "$out" "$(find "$inst" -type f -o -type l)"
-fi
+check "make uninstall removes everything" \
+	eval 'make -C "$TOP_BUILDDIR" uninstall prefix="$inst" && [ -z "$(find "$inst" -type f -o -type l)" ]' ||
+	diag "$(find "$inst" -type f -o -type l)"
 done_testing

@@ -42,76 +42,51 @@ tree() {
 		"$ld" -r --lto-partial=native -o lib/native.o lib/calc.o lib/unused.o
 
 	# the partial output is an ELF relocatable that tools read
-	readelf -h lib/built-in.o | grep -q 'REL (Relocatable' &&
-		ok "$name: lib/built-in.o is a relocatable object" ||
-		not_ok "$name: lib/built-in.o is a relocatable object"
-	[ "$(readelf -SW lib/built-in.o | grep -c '\.gnu\.lto_')" -gt 0 ] &&
-		ok "$name: ...that carries GCC IR" || not_ok "$name: ...that carries GCC IR"
+	check "$name: lib/built-in.o is a relocatable object" output_has 'REL (Relocatable' readelf -h lib/built-in.o
+	check "$name: ...that carries GCC IR" test "$(readelf -SW lib/built-in.o | grep -c '\.gnu\.lto_')" -gt 0
 	syms=$("$nm" lib/built-in.o 2>&1)
-	printf '%s\n' "$syms" | grep -q ' T scale$' && printf '%s\n' "$syms" | grep -q ' T never_called$' &&
-		! printf '%s\n' "$syms" | grep -q 'plugin needed' &&
-		ok "$name: nm lists its functions" || { not_ok "$name: nm lists its functions"; diag "$syms"; }
+	check "$name: nm lists its functions" \
+		eval 'text_has "$syms" " T scale\$" && text_has "$syms" " T never_called\$" && ! text_has "$syms" "plugin needed"' ||
+		diag "$syms"
 	text=$(${prefix}size lib/built-in.o | awk 'NR == 2 {print $1}')
-	[ "${text:-0}" -gt 0 ] && ok "$name: size reads its native code ($text bytes of text)" ||
-		not_ok "$name: size reads its native code"
-	${prefix}objdump -d lib/built-in.o | grep -q '<scale>:' &&
-		ok "$name: objdump disassembles scale" || not_ok "$name: objdump disassembles scale"
+	check "$name: size reads its native code ($text bytes of text)" test "${text:-0}" -gt 0
+	check "$name: objdump disassembles scale" output_has '<scale>:' "${prefix}objdump" -d lib/built-in.o
 
 	# LTO across the directories at the final link through the gcc driver
 	check "$name: gcc -flto -B final link" \
 		"$cc" -O2 -flto -B../gccdir/ -o prog main.o lib/built-in.o app/built-in.o
 	"$@" ./prog; rc=$?
-	[ $rc -eq 13 ] && ok "$name: the program returns 13" || not_ok "$name: the program returns 13 (got $rc)"
-	[ "$("$nm" prog | grep -c ' never_called$')" -eq 0 ] &&
-		ok "$name: the unused function of lib/ is gone" ||
-		not_ok "$name: the unused function of lib/ is gone"
-	[ "$("$nm" prog | grep -Ec ' (scale|app_run)$')" -eq 0 ] &&
-		ok "$name: scale and app_run were inlined across directories" ||
-		not_ok "$name: scale and app_run were inlined across directories"
+	check "$name: the program returns 13" test $rc -eq 13
+	check "$name: the unused function of lib/ is gone" test "$("$nm" prog | grep -c ' never_called$')" -eq 0
+	check "$name: scale and app_run were inlined across directories" \
+		test "$("$nm" prog | grep -Ec ' (scale|app_run)$')" -eq 0
 	# LTRANS in parallel unless the driver's options choose
 	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
-	printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+='-flto=3'" &&
-		ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" ||
-		{ not_ok "$name: the driver's LTO link gets -flto=LTO_LD_JOBS"; diag "$out"; }
-	printf '%s\n' "$out" | grep -q "3 objects with GCC IR (0 in archives, 2 fat)" &&
-		printf '%s\n' "$out" | grep -q "the caller loaded the LTO plugin: it runs LTO" &&
-		ok "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO" ||
-		{ not_ok "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO"; diag "$out"; }
+	check "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" text_has "$out" "COLLECT_GCC_OPTIONS+='-flto=3'"
+	check "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO" \
+		eval 'text_has "$out" "3 objects with GCC IR (0 in archives, 2 fat)" &&
+		      text_has "$out" "the caller loaded the LTO plugin: it runs LTO"' || diag "$out"
 	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto=1 -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
-	! printf '%s\n' "$out" | grep -q "COLLECT_GCC_OPTIONS+=" &&
-		ok "$name: ...but not when it says -flto=1" ||
-		{ not_ok "$name: ...but not when it says -flto=1"; diag "$out"; }
+	check "$name: ...but not when it says -flto=1" eval '! text_has "$out" "COLLECT_GCC_OPTIONS+="' || diag "$out"
 	check "$name: control: the final link of the native lib/" \
 		"$cc" -O2 -flto -B../gccdir/ -o prog-native main.o lib/native.o app/built-in.o
-	[ "$("$nm" prog-native | grep -c ' never_called$')" -eq 1 ] &&
-		ok "$name: control: native mode keeps never_called" ||
-		not_ok "$name: control: native mode keeps never_called"
+	check "$name: control: native mode keeps never_called" test "$("$nm" prog-native | grep -c ' never_called$')" -eq 1
 
 	# a link without LTO uses the native code of the fat outputs
-	out=$("$cc" -fno-lto -o prog-nolto main-native.o lib/built-in.o app/built-in.o 2>&1)
-	if [ $? -eq 0 ] && ! printf '%s\n' "$out" | grep -q 'plugin needed'; then
-		ok "$name: a link without LTO takes the native code, silently"
-	else
-		not_ok "$name: a link without LTO takes the native code, silently"; diag "$out"
-	fi
+	out=$("$cc" -fno-lto -o prog-nolto main-native.o lib/built-in.o app/built-in.o 2>&1); rc=$?
+	check "$name: a link without LTO takes the native code, silently" \
+		eval '[ $rc -eq 0 ] && ! text_has "$out" "plugin needed"' || diag "$out"
 	"$@" ./prog-nolto; rc=$?
-	[ $rc -eq 13 ] && ok "$name: ...and the program returns 13" ||
-		not_ok "$name: ...and the program returns 13 (got $rc)"
+	check "$name: ...and the program returns 13" test $rc -eq 13
 
 	# a fat output of fat outputs (a directory of directories)
 	check "$name: ld -r of the two built-in.o" "$ld" -r -o built-in.o lib/built-in.o app/built-in.o
 	check "$name: ...and its final link" "$cc" -O2 -flto -B../gccdir/ -o prog2 main.o built-in.o
 	"$@" ./prog2; rc=$?
-	[ $rc -eq 13 ] && [ "$("$nm" prog2 | grep -Ec ' (never_called|scale)$')" -eq 0 ] &&
-		ok "$name: nested: returns 13, never_called and scale gone" ||
-		not_ok "$name: nested: returns 13, never_called and scale gone (got $rc)"
+	check "$name: nested: returns 13, never_called and scale gone" \
+		eval '[ $rc -eq 13 ] && [ "$("$nm" prog2 | grep -Ec " (never_called|scale)\$")" -eq 0 ]' || diag "got $rc"
 	cd ..
 }
 
-tree "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	tree arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run tree
 done_testing

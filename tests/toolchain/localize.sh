@@ -51,8 +51,7 @@ localize() {
 	"${prefix}objcopy" --localize-symbol=anchor_a --localize-symbol=anchor_b u.o theirs.o
 	check "$name: two symbols made local" test "$("$localize" ours.o anchor_a anchor_b)" = 2
 	check "$name: ...as objcopy makes them: symbols, relocations, groups" same ours.o theirs.o "$prefix"
-	[ "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2 ] &&
-		ok "$name: ...local now" || not_ok "$name: ...local now"
+	check "$name: ...local now" test "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2
 	check "$name: ...and a program links" "${prefix}gcc" -o prog ../main.c ours.o
 	check "$name: ...and runs" "$@" ./prog
 	cp u.o none.o
@@ -61,10 +60,7 @@ localize() {
 	cd ..
 }
 
-localize "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	localize arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else missing arm-linux-gnueabihf-gcc qemu-arm; fi
+for_each_target --run localize
 
 # Extended numbering: symbols of sections above 65,280 (SHT_SYMTAB_SHNDX).
 awk 'BEGIN { for (i = 0; i < 66000; i++) printf "int v%d = %d;\n", i, i;

@@ -13,8 +13,7 @@ same() {
 	what=$2; shift 2
 	"${prefix}ld" "$@" -o want.out >/dev/null 2>&1
 	"$BIN/${prefix}lto-ld" "$@" -o got.out >/dev/null 2>&1
-	if [ -f want.out ] && cmp -s want.out got.out; then ok "$what"
-	else not_ok "$what"; fi
+	check "$what" eval '[ -f want.out ] && cmp -s want.out got.out'
 	rm -f want.out got.out
 }
 
@@ -42,29 +41,22 @@ passthrough() {
 	cd ..
 }
 
-passthrough "" host
-if have arm-linux-gnueabihf-gcc; then passthrough arm-linux-gnueabihf- arm
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target passthrough
 
 # --version: ld's text unchanged, then one line naming lto-ld
 ld --version > want.txt
 "$BIN/lto-ld" --version > got.txt
 n=$(wc -l < want.txt)
-if head -n "$n" got.txt | cmp -s - want.txt && [ "$(wc -l < got.txt)" -eq $((n + 1)) ] &&
-   tail -n 1 got.txt | grep -q '^lto-ld '; then
-	ok "--version prints ld's output unchanged plus one lto-ld line"
-else not_ok "--version prints ld's output unchanged plus one lto-ld line"; diag "$(cat got.txt)"; fi
-if [ "$("$BIN/lto-ld" -v | head -n 1)" = "$(ld -v)" ]; then ok "-v: first line is ld's"
-else not_ok "-v: first line is ld's"; fi
+check "--version prints ld's output unchanged plus one lto-ld line" \
+	eval 'head -n "$n" got.txt | cmp -s - want.txt && [ "$(wc -l < got.txt)" -eq $((n + 1)) ] &&
+	      tail -n 1 got.txt | grep -q "^lto-ld "' || diag "$(cat got.txt)"
+check "-v: first line is ld's" test "$("$BIN/lto-ld" -v | head -n 1)" = "$(ld -v)"
 if have arm-linux-gnueabihf-ld; then
-	[ "$("$BIN/arm-linux-gnueabihf-lto-ld" --version | head -n 1)" = "$(arm-linux-gnueabihf-ld --version | head -n 1)" ] &&
-		ok "arm-linux-gnueabihf-lto-ld --version is the ARM ld's" ||
-		not_ok "arm-linux-gnueabihf-lto-ld --version is the ARM ld's"
+	check "arm-linux-gnueabihf-lto-ld --version is the ARM ld's" \
+		test "$("$BIN/arm-linux-gnueabihf-lto-ld" --version | head -n 1)" = "$(arm-linux-gnueabihf-ld --version | head -n 1)"
 fi
 # kbuild's scripts/ld-version.sh reads the first line
-first=$("$BIN/lto-ld" --version | head -n 1)
-case $first in "GNU ld "*) ok "first --version line looks like GNU ld's (kbuild)";;
-	*) not_ok "first --version line looks like GNU ld's: $first";; esac
+check "first --version line looks like GNU ld's (kbuild)" matches "$("$BIN/lto-ld" --version | head -n 1)" 'GNU ld *'
 
 # kbuild's ld-option probe: LD FLAGS OPTION -v, where FLAGS may hold lto-ld's own
 check "-v after lto-ld's own options (kbuild's ld-option probe)" \
@@ -74,10 +66,9 @@ check_fails "-v with an option ld does not know still fails, as ld's probe expec
 
 # PATH loops: "ld" first in PATH is lto-ld itself; it must still find the real ld.
 mkdir loop && ln -s "$LTO_LD" loop/ld
-if out=$(PATH="$WORK/loop:$PATH" "$WORK/loop/ld" --version 2>&1) &&
-   printf '%s' "$out" | head -n 1 | grep -q '^GNU ld'; then
-	ok "an 'ld' that is lto-ld, first in PATH, skips itself"
-else not_ok "an 'ld' that is lto-ld, first in PATH, skips itself"; diag "$out"; fi
+out=$(PATH="$WORK/loop:$PATH" "$WORK/loop/ld" --version 2>&1); rc=$?
+check "an 'ld' that is lto-ld, first in PATH, skips itself" \
+	eval '[ $rc -eq 0 ] && printf "%s\n" "$out" | head -n 1 | grep -q "^GNU ld"' || diag "$out"
 check_fails "LTO_LD_REAL_LD pointing at lto-ld itself is refused" "cannot find the real ld" \
 	env LTO_LD_REAL_LD="$LTO_LD" "$BIN/lto-ld" --version
 check_fails "a missing real ld is named" "cannot find the real ld 'no-such-ld'" \
@@ -92,6 +83,6 @@ for k in $(seq 100); do cat big100.rsp; done > big.rsp
 mkdir bigtmp
 check "passthrough with 200,000 options: no E2BIG" env TMPDIR="$WORK/bigtmp" \
 	"$BIN/lto-ld" --lto-partial=native -e main -o big-out big-main.o @big.rsp
-[ -f big-out ] && [ -z "$(ls -A bigtmp)" ] && ok "...linked, its response file removed" ||
-	not_ok "...linked, its response file removed: $(ls -A bigtmp)"
+check "...linked, its response file removed" eval '[ -f big-out ] && [ -z "$(ls -A bigtmp)" ]' ||
+	diag "left: $(ls -A bigtmp)"
 done_testing

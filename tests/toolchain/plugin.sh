@@ -9,9 +9,9 @@
 
 need_plugin
 
-# The scenario of FACTS.md: a.c defines three globals, b.c calls one,
-# c.S (native) calls another.
-write_facts_sources
+# a.c defines three globals, b.c calls one, c.s (native) calls another
+# (lib.sh's write_globals_sources).
+write_globals_sources
 cat > libc.c <<'C'
 /* a definition of a name the compiler itself may call */
 void *memset(void *d, int c, unsigned long n) { char *p = d; while (n--) *p++ = (char)c; return d; }
@@ -29,9 +29,10 @@ C
 # defined PREFIX FILE: the defined global functions of FILE, sorted
 defined() { "${1}nm" "$2" | awk '$2 == "T" || $2 == "W" {print $3}' | sort | tr '\n' ' '; }
 
-# scenario PREFIX NAME CALL-INSN
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld"
 	for f in a b libc; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
@@ -40,50 +41,35 @@ scenario() {
 
 	"$ld" -r -o plain.o a.o b.o c.o
 	got=$(defined "$prefix" plain.o)
-	[ "$got" = "asm_ref_target entry from_asm unused_global used_global " ] &&
-		ok "$name: plain ld -r keeps every global" || not_ok "$name: plain ld -r keeps every global ($got)"
+	check "$name: plain ld -r keeps every global" test "$got" = "asm_ref_target entry from_asm unused_global used_global "
 
 	LTO_LD_PLUGIN=$("${prefix}gcc" -print-file-name=liblto_plugin.so) "$ld" -r -o gcc.o a.o b.o c.o
-	[ "$(defined "$prefix" gcc.o)" = "$got" ] &&
-		ok "$name: with no policy the proxy links like GCC's plugin" ||
-		not_ok "$name: with no policy the proxy links like GCC's plugin"
+	check "$name: with no policy the proxy links like GCC's plugin" test "$(defined "$prefix" gcc.o)" = "$got"
 
 	"$ld" -r --lto-whole-program -o wp.o a.o b.o c.o
 	got=$(defined "$prefix" wp.o)
-	[ "$got" = "asm_ref_target from_asm " ] &&
-		ok "$name: whole-program ld -r keeps only what native code references" ||
-		not_ok "$name: whole-program ld -r keeps only what native code references ($got)"
+	check "$name: whole-program ld -r keeps only what native code references" test "$got" = "asm_ref_target from_asm "
 
 	"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o keep.o a.o b.o c.o
 	got=$(defined "$prefix" keep.o)
-	[ "$got" = "asm_ref_target entry from_asm " ] &&
-		ok "$name: --lto-keep-symbol keeps entry (used_global inlined into it)" ||
-		not_ok "$name: --lto-keep-symbol keeps entry ($got)"
+	check "$name: --lto-keep-symbol keeps entry (used_global inlined into it)" \
+		test "$got" = "asm_ref_target entry from_asm "
 
 	printf '# kept for the final link\nent*\n\nunused_*\n' > keep.txt
 	"$ld" -r --lto-whole-program --lto-keep=keep.txt -o keepf.o a.o b.o c.o
 	got=$(defined "$prefix" keepf.o)
-	[ "$got" = "asm_ref_target entry from_asm unused_global " ] &&
-		ok "$name: --lto-keep=FILE with globs and comments" ||
-		not_ok "$name: --lto-keep=FILE with globs and comments ($got)"
+	check "$name: --lto-keep=FILE with globs and comments" test "$got" = "asm_ref_target entry from_asm unused_global "
 
 	LTO_LD_WHOLE_PROGRAM=1 "$ld" -r -o lib.o a.o libc.o c.o
 	got=$(defined "$prefix" lib.o)
-	case $got in
-	*memset*weak_default*) ok "$name: memset (a libcall) and a weak definition are never internalized" ;;
-	*) not_ok "$name: memset and a weak definition are never internalized ($got)" ;;
-	esac
+	check "$name: memset (a libcall) and a weak definition are never internalized" matches "$got" '*memset*weak_default*'
 	# the kernel's vmlinux.o: no later link overrides a weak definition
 	"$ld" -r --lto-whole-program --lto-final-weak -o final.o a.o libc.o c.o
 	got=$(defined "$prefix" final.o)
-	case $got in
-	*weak_default*) not_ok "$name: --lto-final-weak internalizes the weak definition ($got)" ;;
-	*memset*) ok "$name: --lto-final-weak internalizes the weak definition, not memset" ;;
-	*) not_ok "$name: --lto-final-weak keeps memset ($got)" ;;
-	esac
+	check "$name: --lto-final-weak internalizes the weak definition, not memset" \
+		eval '! matches "$got" "*weak_default*" && matches "$got" "*memset*"' || diag "$got"
 	LTO_LD_FINAL_WEAK=1 "$ld" -r --lto-whole-program -o final-env.o a.o libc.o c.o
-	cmp -s final.o final-env.o && ok "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak" ||
-		not_ok "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak"
+	check "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak" cmp -s final.o final-env.o
 
 	keep_warnings "$prefix" "$name"
 	keep_text_forms "$prefix" "$name"
@@ -99,14 +85,13 @@ keep_text_forms() {
 	{ printf 'unused_global\r\n'; printf '%5000s' ''; printf 'entry\r\nused_*'; } > keepcr.txt
 	"$ld" -r --lto-whole-program --lto-keep=keepcr.txt -o keepcr.o a.o b.o c.o
 	got=$(defined "$prefix" keepcr.o)
-	[ "$got" = "asm_ref_target entry from_asm unused_global used_global " ] &&
-		ok "$name: keep file with CRLF, a 5,000-byte line and no final newline" ||
-		not_ok "$name: keep file with CRLF, a 5,000-byte line and no final newline ($got)"
+	check "$name: keep file with CRLF, a 5,000-byte line and no final newline" \
+		test "$got" = "asm_ref_target entry from_asm unused_global used_global "
 	printf 'entry\nused_global\0 junk\n' > keepnul.txt
 	check_fails "$name: a NUL byte in a keep file: error naming file and line" \
 		"keepnul.txt:2: NUL byte in the keep file" \
 		"$ld" -r --lto-whole-program --lto-keep=keepnul.txt -o keepnul.o a.o b.o c.o
-	[ ! -e keepnul.o ] && ok "$name: ...no output" || not_ok "$name: ...no output"
+	check "$name: ...no output" test ! -e keepnul.o
 }
 
 # keep_warnings PREFIX NAME: keep entries no IR symbol matches (in the
@@ -114,36 +99,30 @@ keep_text_forms() {
 keep_warnings() {
 	prefix=$1 name=$2
 	printf 'used_global\nent*\nno_such_fn\n' > keep3.txt
-	if out=$("$ld" -r --lto-whole-program --lto-keep=keep3.txt -o keep3.o a.o b.o c.o 2>&1); then
-		got=$(defined "$prefix" keep3.o)
-		n=$(printf '%s\n' "$out" | grep -c 'matches no IR symbol')
-		if [ "$got" = "asm_ref_target entry from_asm used_global " ] && [ "$n" = 1 ] &&
-		   printf '%s\n' "$out" | grep -q "warning: lto-ld-plugin: keep3.txt:3: 'no_such_fn' matches no IR symbol of this link$"; then
-			ok "$name: a keep-file name that matches nothing is one warning naming file:line"
-		else
-			not_ok "$name: a keep-file name that matches nothing is one warning naming file:line ($got, $n warnings)"
-			diag "$out"
-		fi
-	else
-		not_ok "$name: a keep-file name that matches nothing is one warning (link failed)"; diag "$out"
-	fi
-
-	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol=nothing_here -o keep4.o a.o b.o c.o 2>&1) &&
-	   [ "$(defined "$prefix" keep4.o)" = "asm_ref_target from_asm " ] &&
-	   [ "$(printf '%s\n' "$out" | grep -c 'matches no IR symbol')" = 1 ] &&
-	   printf '%s\n' "$out" | grep -q "warning: lto-ld-plugin: --lto-keep-symbol: 'nothing_here' matches no IR symbol of this link$"; then
-		ok "$name: --lto-keep-symbol=nothing_here warns and links"
-	else
-		not_ok "$name: --lto-keep-symbol=nothing_here warns and links"; diag "$out"
-	fi
+	check "$name: a keep-file name that matches nothing is one warning naming file:line" \
+		warns_once keep3.o "asm_ref_target entry from_asm used_global " \
+		"warning: lto-ld-plugin: keep3.txt:3: 'no_such_fn' matches no IR symbol of this link$" --lto-keep=keep3.txt
+	check "$name: --lto-keep-symbol=nothing_here warns and links" \
+		warns_once keep4.o "asm_ref_target from_asm " \
+		"warning: lto-ld-plugin: --lto-keep-symbol: 'nothing_here' matches no IR symbol of this link$" \
+		--lto-keep-symbol=nothing_here
 
 	# built-in compiler names (memset here) and matching entries: silent
-	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol='used_*' -o keep5.o a.o libc.o c.o 2>&1) &&
-	   ! printf '%s\n' "$out" | grep -q 'lto-ld-plugin'; then
-		ok "$name: no warning when every keep entry matches"
-	else
-		not_ok "$name: no warning when every keep entry matches"; diag "$out"
-	fi
+	out=$("$ld" -r --lto-whole-program --lto-keep-symbol='used_*' -o keep5.o a.o libc.o c.o 2>&1); rc=$?
+	check "$name: no warning when every keep entry matches" eval '[ $rc -eq 0 ] && ! text_has "$out" lto-ld-plugin' ||
+		diag "$out"
+}
+
+# warns_once OUTPUT DEFINED WARNING OPTION: the whole-program ld -r of
+# a.o b.o c.o with OPTION links, OUTPUT defines the functions DEFINED, and
+# the one warning of a keep entry that matches nothing is WARNING (a
+# pattern); else it prints what the link said
+warns_once() {
+	warns_out=$("$ld" -r --lto-whole-program "$4" -o "$1" a.o b.o c.o 2>&1) &&
+		[ "$(defined "$prefix" "$1")" = "$2" ] &&
+		[ "$(printf '%s\n' "$warns_out" | grep -c 'matches no IR symbol')" = 1 ] &&
+		text_has "$warns_out" "$3" && return 0
+	printf '%s\n' "$warns_out"; return 1
 }
 
 # lost_definition PREFIX NAME CALL-INSN
@@ -160,54 +139,42 @@ C
 
 	# The real ld with the plugin alone: the output really lost target_fn.
 	cc=$(command -v "${prefix}gcc")
-	if COLLECT_GCC=$cc COLLECT_GCC_OPTIONS="'-flto=1'" "${prefix}ld" -r \
+	COLLECT_GCC=$cc COLLECT_GCC_OPTIONS="'-flto=1'" "${prefix}ld" -r \
 		-plugin "$TOP_BUILDDIR/lto-ld-plugin.so" \
 		-plugin-opt=lto-ld:gcc-plugin="$("${prefix}gcc" -print-file-name=liblto_plugin.so)" \
 		-plugin-opt=lto-ld:whole-program -plugin-opt=lto-ld:symbols=raw.txt \
 		-plugin-opt="$("${prefix}gcc" -print-prog-name=lto-wrapper)" \
 		-plugin-opt=-fresolution=raw.res -plugin-opt=-linker-output-known \
-		-plugin-opt=-flinker-output=nolto-rel -o raw.o caller.o target.o 2>raw.err &&
-	   "${prefix}nm" raw.o | grep -q ' U target_fn$' &&
-	   ! "${prefix}nm" raw.o | grep -q ' T target_fn$' &&
-	   grep -q "^sym	target_fn	def	[A-Z_]*	PREVAILING_DEF_IRONLY	internalized	" raw.txt; then
-		ok "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output"
-	else
-		not_ok "$name: real ld + plugin: target_fn internalized and left undefined"
+		-plugin-opt=-flinker-output=nolto-rel -o raw.o caller.o target.o 2>raw.err; rc=$?
+	check "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output" \
+		eval '[ $rc -eq 0 ] && "${prefix}nm" raw.o | grep -q " U target_fn\$" &&
+		      ! "${prefix}nm" raw.o | grep -q " T target_fn\$" &&
+		      grep -q "^sym	target_fn	def	[A-Z_]*	PREVAILING_DEF_IRONLY	internalized	" raw.txt' ||
 		diag "$(cat raw.err raw.txt 2>&1)" "$("${prefix}nm" raw.o 2>&1)"
-	fi
 
 	check_fails "$name: lto-ld: a lost definition is an error naming the symbol and its object" \
 		"error: lost\.o: target_fn, defined in IR by target\.o, was made internal by --lto-whole-program but the output still references it; keep it \(--lto-keep-symbol=target_fn\)" \
 		"$ld" -r --lto-whole-program -o lost.o caller.o target.o
 	left=$(ls -A | grep 'lost\.o' | tr '\n' ' ')
-	[ -z "$left" ] && ok "$name: the failed link left no output" ||
-		not_ok "$name: the failed link left no output ($left)"
+	check "$name: the failed link left no output" test -z "$left"
 
-	if out=$("$ld" -r --lto-whole-program --lto-keep-symbol=target_fn -o kept.o caller.o target.o 2>&1) &&
-	   [ "$(defined "$prefix" kept.o)" = "f_caller target_fn " ] &&
-	   ! "${prefix}nm" kept.o | grep -q ' U target_fn$'; then
-		ok "$name: with --lto-keep-symbol=target_fn it links and defines target_fn"
-	else
-		not_ok "$name: with --lto-keep-symbol=target_fn it links"; diag "$out" "$("${prefix}nm" kept.o 2>&1)"
-	fi
+	out=$("$ld" -r --lto-whole-program --lto-keep-symbol=target_fn -o kept.o caller.o target.o 2>&1); rc=$?
+	check "$name: with --lto-keep-symbol=target_fn it links and defines target_fn" \
+		eval '[ $rc -eq 0 ] && [ "$(defined "$prefix" kept.o)" = "f_caller target_fn " ] &&
+		      ! "${prefix}nm" kept.o | grep -q " U target_fn\$"' || diag "$out" "$("${prefix}nm" kept.o 2>&1)"
 
 	rm -f libt.a libthin.a
 	"$BIN/${prefix}lto-ar" rcs libt.a a.o target.o
 	"$BIN/${prefix}lto-ar" rcsT libthin.a a.o target.o
 	o1=$("$ld" -r --lto-whole-program -o lost.o caller.o libt.a 2>&1)
 	o2=$("$ld" -r --lto-whole-program -o lost.o caller.o libthin.a 2>&1)
-	if printf '%s\n' "$o1" | grep -q 'target_fn, defined in IR by libt\.a(target\.o), was made' &&
-	   printf '%s\n' "$o2" | grep -q 'target_fn, defined in IR by libthin\.a(target\.o), was made' &&
-	   [ ! -e lost.o ]; then
-		ok "$name: archive members are named archive(member), regular and thin"
-	else
-		not_ok "$name: archive members are named archive(member)"; diag "$o1" "$o2"
-	fi
+	check "$name: archive members are named archive(member), regular and thin" \
+		eval 'text_has "$o1" "target_fn, defined in IR by libt\.a(target\.o), was made" &&
+		      text_has "$o2" "target_fn, defined in IR by libthin\.a(target\.o), was made" && [ ! -e lost.o ]' ||
+		diag "$o1" "$o2"
 }
 
-scenario "" host call
-if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target scenario
 
 check_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep=nothere.txt -o x.o host/a.o
@@ -225,13 +192,10 @@ x86_64 | i?86)
 	check_fails "stack protector guard defined in IR: the lost definition is an error" \
 		"error: sp1\.o: my_guard, defined in IR by guard\.o, was made internal by --lto-whole-program but the output still references it" \
 		"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user -o sp1.o sp.o guard.o
-	if [ ! -e sp1.o ] && "$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user \
-		--lto-keep-symbol=my_guard -o sp2.o sp.o guard.o &&
-	   nm sp2.o | grep -q ' D my_guard$' && ! nm sp2.o | grep -q ' U my_guard$'; then
-		ok "stack protector guard: no output after the error; kept, it stays defined"
-	else
-		not_ok "stack protector guard: kept, it stays defined"; diag "$(nm sp2.o 2>&1)"
-	fi
+	check "stack protector guard: no output after the error; kept, it stays defined" \
+		eval '[ ! -e sp1.o ] && "$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user \
+		      --lto-keep-symbol=my_guard -o sp2.o sp.o guard.o &&
+		      nm sp2.o | grep -q " D my_guard\$" && ! nm sp2.o | grep -q " U my_guard\$"' || diag "$(nm sp2.o 2>&1)"
 	cd ..
 
 	# Many: 20 named, then how many more.
@@ -246,12 +210,9 @@ x86_64 | i?86)
 	gcc -O2 -flto -c defs.c && gcc -O2 -flto -c asm.c
 	out=$("$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=keep_me -o m.o asm.o defs.o 2>&1)
 	n=$(printf '%s\n' "$out" | grep -c 'was made internal by --lto-whole-program')
-	if [ "$n" = 20 ] && printf '%s\n' "$out" | grep -q 'error: m\.o: 5 more symbols like these (25 in all)$' &&
-	   [ ! -e m.o ]; then
-		ok "25 lost definitions: 20 named, then the count"
-	else
-		not_ok "25 lost definitions: 20 named, then the count ($n named)"; diag "$out"
-	fi
+	check "25 lost definitions: 20 named, then the count" \
+		eval '[ "$n" = 20 ] && text_has "$out" "error: m\.o: 5 more symbols like these (25 in all)\$" && [ ! -e m.o ]' ||
+		diag "$n named" "$out"
 	cd ..
 	;;
 *) skip "the stack protector guard symbol option is x86's" ;;

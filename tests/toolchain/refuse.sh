@@ -10,8 +10,7 @@ ld=$BIN/lto-ld
 # no_leftovers DESCRIPTION: no hidden temporary beside the outputs, none in $TMPDIR
 no_leftovers() {
 	left=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-	[ -z "$left" ] && ok "$1: no temporary file left" ||
-		not_ok "$1: no temporary file left: $left"
+	check "$1: no temporary file left" test -z "$left"
 }
 
 # unchanged FILE: FILE is still the copy saved in FILE.orig
@@ -22,23 +21,21 @@ rm -f out a.out
 echo 'not an output' > a.out
 cp a.out a.out.orig
 check "a trailing -- links to -o out" "$ld" -e main -o out foo.o bar.o main.o --
-[ -f out ] && unchanged a.out && ok "...out written, ./a.out untouched" ||
-	not_ok "...out written, ./a.out untouched"
+check "...out written, ./a.out untouched" eval '[ -f out ] && unchanged a.out'
 no_leftovers "trailing --"
 rm -f out
 check_fails "inputs after -- are not read (as ld)" "undefined reference to .foo" \
 	"$ld" -e main -o out main.o -- foo.o
-[ ! -e out ] && unchanged a.out && ok "...no output, ./a.out untouched" ||
-	not_ok "...no output, ./a.out untouched"
+check "...no output, ./a.out untouched" eval '[ ! -e out ] && unchanged a.out'
 rm -f a.out a.out.orig
 
 # ---- -o without its argument: ld's own message ----
 expected=$(ld -e main foo.o main.o -o 2>&1 | sed 's/^[^:]*: //')
 out=$("$ld" -e main foo.o main.o -o 2>&1); rc=$?
 got=$(printf '%s\n' "$out" | sed 's/^[^:]*: //')
-[ $rc -ne 0 ] && [ "$got" = "$expected" ] && ok "-o without a file: ld's message" ||
-	{ not_ok "-o without a file: ld's message"; diag "$out" "expected: $expected"; }
-[ ! -e a.out ] && ok "...no a.out written" || not_ok "...no a.out written"
+check "-o without a file: ld's message" eval '[ $rc -ne 0 ] && [ "$got" = "$expected" ]' ||
+	diag "$out" "expected: $expected"
+check "...no a.out written" test ! -e a.out
 no_leftovers "-o without a file"
 
 # ---- an output that names an input ----
@@ -46,31 +43,29 @@ for f in foo bar main; do cp "$f.o" "$f.o.orig"; done
 check_fails "-o main.o with main.o an input" \
 	"input file 'main.o' is the same as output file" \
 	"$ld" -e main -o main.o foo.o bar.o main.o
-unchanged main.o && ok "...main.o untouched" || not_ok "...main.o untouched"
+check "...main.o untouched" unchanged main.o
 ln -s main.o link.o
 check_fails "-o through a symlink and ./ to an input" \
 	"input file 'main.o' is the same as output file './link.o'" \
 	"$ld" -e main -o ./link.o foo.o bar.o main.o
-unchanged main.o && [ -L link.o ] && ok "...main.o and the link untouched" ||
-	not_ok "...main.o and the link untouched"
+check "...main.o and the link untouched" eval 'unchanged main.o && [ -L link.o ]'
 check_fails "thin ld -r -o foo.o foo.o bar.o" \
 	"input file 'foo.o' is the same as output file 'foo.o'" \
 	"$ld" -r --lto-partial=thin -o foo.o foo.o bar.o
-unchanged foo.o && ok "...foo.o untouched" || not_ok "...foo.o untouched"
+check "...foo.o untouched" unchanged foo.o
 check_fails "native ld -r -o ./bar.o foo.o bar.o" \
 	"input file 'bar.o' is the same as output file './bar.o'" \
 	"$ld" -r -o ./bar.o foo.o bar.o
-unchanged bar.o && ok "...bar.o untouched" || not_ok "...bar.o untouched"
+check "...bar.o untouched" unchanged bar.o
 rm -f out
 check_fails "--lto-report=foo.o, an input" \
 	"--lto-report=foo.o: that is the input file 'foo.o'" \
 	"$ld" -e main --lto-report=foo.o -o out foo.o bar.o main.o
-unchanged foo.o && [ ! -e out ] && ok "...foo.o untouched, no output" ||
-	not_ok "...foo.o untouched, no output"
+check "...foo.o untouched, no output" eval 'unchanged foo.o && [ ! -e out ]'
 check_fails "--lto-report=./out -o out: the report is the output" \
 	"--lto-report=./out: that is the link's output 'out'" \
 	"$ld" -e main --lto-report=./out -o out foo.o bar.o main.o
-[ ! -e out ] && ok "...no output" || not_ok "...no output"
+check "...no output" test ! -e out
 check_fails "-o gone.o gone.o, missing: reported as missing" "gone.o: No such file" \
 	"$ld" -e main -o gone.o foo.o gone.o
 no_leftovers "output naming an input"
@@ -90,7 +85,7 @@ mkdir pathbin && cp loop-ld pathbin/ld
 PATH=$WORK/pathbin:$PATH check_fails "PATH's ld runs lto-ld: no loop (no IR, exec)" \
 	"lto-ld was run again by .*pathbin/ld" \
 	timeout 20 "$ld" -r -o out native.o
-[ ! -e out ] && ok "...no output" || not_ok "...no output"
+check "...no output" test ! -e out
 no_leftovers "real ld loop"
 
 # ---- @files: bounded work, no bytes dropped ----
@@ -103,7 +98,7 @@ done
 rm -f out
 check_fails "more than 2,000 @files (as ld)" "at[0-9].rsp: too many @-files encountered" \
 	timeout 60 "$ld" -e main -o out @at7.rsp bar.o main.o
-[ ! -e out ] && ok "...no output" || not_ok "...no output"
+check "...no output" test ! -e out
 # ld reads 1,999 @files and refuses the 2,000th: so does lto-ld
 : > many.rsp; i=0
 while [ $i -lt 1998 ]; do echo "@at0.rsp" >> many.rsp; i=$((i + 1)); done
@@ -121,7 +116,7 @@ rm -f out
 printf 'foo.o\nbar.o\0 -o victim\nmain.o\n' > nul.rsp
 check_fails "a NUL byte in an @file: refused, naming file and line" "nul.rsp:2: NUL byte" \
 	"$ld" -e main -o out @nul.rsp
-[ ! -e out ] && ok "...no output" || not_ok "...no output"
+check "...no output" test ! -e out
 printf 'foo.o\r\nbar.o\r\nmain.o' > crlf.rsp
 check "an @file with CRLF lines and no final newline" "$ld" -e main -o out @crlf.rsp
 rm -f out
@@ -143,23 +138,19 @@ cp victim victim.orig
 rm -f out
 check "link with symlinks planted at the old temporary names" \
 	plant out "$ld" -e main -o out foo.o bar.o main.o
-unchanged victim && [ -f out ] && [ ! -L out ] && ok "...victim untouched, out a regular file" ||
-	not_ok "...victim untouched, out a regular file"
+check "...victim untouched, out a regular file" eval 'unchanged victim && [ -f out ] && [ ! -L out ]'
 rm -f .out.lto-ld-* out
 if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
 	check "report with symlinks planted at the old temporary names" \
 		plant out,rep.txt "$ld" -e main --lto-report=rep.txt -o out foo.o bar.o main.o
-	unchanged victim && [ -f rep.txt ] && [ ! -L rep.txt ] &&
-		ok "...victim untouched, rep.txt a regular file" ||
-		not_ok "...victim untouched, rep.txt a regular file"
+	check "...victim untouched, rep.txt a regular file" eval 'unchanged victim && [ -f rep.txt ] && [ ! -L rep.txt ]'
 	rm -f .out.lto-ld-* .rep.txt.lto-ld-* out rep.txt
 else
 	skip_missing binutils-dev "lto-ld-plugin.so not built: no --lto-report"
 fi
 check "thin ld -r with symlinks planted at the old temporary names" \
 	plant th.a "$ld" -r --lto-partial=thin -o th.a foo.o bar.o
-unchanged victim && [ -f th.a ] && [ ! -L th.a ] && ok "...victim untouched, th.a a regular file" ||
-	not_ok "...victim untouched, th.a a regular file"
+check "...victim untouched, th.a a regular file" eval 'unchanged victim && [ -f th.a ] && [ ! -L th.a ]'
 rm -f .th.a.lto-ld-*
 no_leftovers "planted symlinks"
 

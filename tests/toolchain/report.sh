@@ -8,12 +8,12 @@
 
 need_plugin
 
-# The scenario of FACTS.md: a.c defines three globals, b.c calls one,
-# c.s (native) calls another.  m.c adds a main for final links: it
+# a.c defines three globals, b.c calls one, c.s (native) calls another
+# (lib.sh's write_globals_sources).  m.c adds a main for final links: it
 # calls entry, stores get_counter's address in a volatile pointer (both
 # must stay) and calls scale (s.c, noinline) with a constant factor,
 # which GCC turns into a clone, scale.constprop.N.
-write_facts_sources
+write_globals_sources
 cat > s.c <<'C'
 __attribute__((noinline)) int scale(int x, int k) { return x * k + (x >> 3) * k; }
 C
@@ -62,19 +62,22 @@ expect() {
 		[ "$got" = "${want#*=}" ] || bad="$bad ${want%%=*}='$got'"
 	done
 	contra=$(nm_check "$nmprog" "$output" "$rep")
-	if [ -z "$bad" ] && [ -z "$contra" ]; then
-		ok "$desc"
-	else
-		not_ok "$desc"; diag "wrong:$bad" "$contra" "$(cat "$rep")"
-	fi
+	check "$desc" test -z "$bad$contra" || diag "wrong:$bad" "$contra" "$(cat "$rep")"
+}
+
+# has_lines FILE LINE...: each LINE (a pattern) matches a whole line of FILE
+has_lines() {
+	has_lines_file=$1; shift
+	for has_lines_line; do grep -qx -- "$has_lines_line" "$has_lines_file" || return 1; done
 }
 
 # headers REPORT: the per-object count lines of a text report
 headers() { grep -E '^[^ ].*: [0-9]+ defined, ' "$1"; }
 
-# scenario PREFIX NAME CALL-INSN
+# scenario PREFIX NAME (for_each_target)
 scenario() {
-	prefix=$1 name=$2 call=$3
+	prefix=$1 name=$2
+	asm_syntax "$name"
 	mkdir "$name" && cd "$name" || return
 	ld="$BIN/${prefix}lto-ld" nm="${prefix}nm"
 	for f in a b s m; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
@@ -85,11 +88,10 @@ scenario() {
 		expect "$name: whole-program ld -r: asm_ref_target kept (non-IR reference), used_global inlined everywhere, unused_global removed" \
 			wp.txt "$nm" wp.o "asm_ref_target=kept (non-IR reference)" \
 			"used_global=inlined everywhere" "unused_global=removed" "entry=removed"
-		grep -qx 'lto-ld report: wp.o (relocatable whole-program, native)' wp.txt &&
-		grep -qx 'a.o: 3 defined, 1 kept, 1 inlined everywhere, 1 removed' wp.txt &&
-		grep -qx 'totals: 2 objects, 4 defined, 1 kept, 1 inlined everywhere, 2 removed' wp.txt &&
-			ok "$name: whole-program ld -r: the mode, an object's counts and the totals" ||
-			not_ok "$name: whole-program ld -r: the mode, an object's counts and the totals"
+		check "$name: whole-program ld -r: the mode, an object's counts and the totals" \
+			has_lines wp.txt 'lto-ld report: wp.o (relocatable whole-program, native)' \
+			'a.o: 3 defined, 1 kept, 1 inlined everywhere, 1 removed' \
+			'totals: 2 objects, 4 defined, 1 kept, 1 inlined everywhere, 2 removed'
 	else
 		not_ok "$name: whole-program ld -r with --lto-report"; diag "$(cat err.txt)"
 	fi
@@ -112,9 +114,7 @@ scenario() {
 		plain.txt "$nm" plain.o "unused_global=kept (exported)" \
 		"used_global=kept (exported)" "entry=kept (exported)" \
 		"asm_ref_target=kept (non-IR reference)"
-	[ "$("$nm" plain.o)" = "$("$nm" plain-norep.o)" ] &&
-		ok "$name: --lto-report changes nothing in the output" ||
-		not_ok "$name: --lto-report changes nothing in the output"
+	check "$name: --lto-report changes nothing in the output" test "$("$nm" plain.o)" = "$("$nm" plain-norep.o)"
 
 	if "$ld" -e main --lto-report=prog.txt -o prog a.o b.o c.o s.o m.o 2>err.txt; then
 		expect "$name: final link: main kept, unused_global removed, used_global inlined everywhere, clones and address-taken still emitted" \
@@ -122,32 +122,27 @@ scenario() {
 			"asm_ref_target=kept (non-IR reference)" "unused_global=removed" \
 			"used_global=inlined everywhere" "get_counter=kept (still emitted)" \
 			"fp=kept (still emitted)" "scale=kept (still emitted)"
-		grep -Eq '^  kept \(still emitted\) +scale \(as scale\.constprop\.[0-9]+\)$' prog.txt &&
-		grep -qx 'lto-ld report: prog (final)' prog.txt &&
-			ok "$name: final link: scale is named as the output has it (scale.constprop.N)" ||
-			{ not_ok "$name: final link: scale is named as the output has it"; diag "$(cat prog.txt)"; }
+		check "$name: final link: scale is named as the output has it (scale.constprop.N)" \
+			eval 'grep -Eq "^  kept \(still emitted\) +scale \(as scale\.constprop\.[0-9]+\)\$" prog.txt &&
+			      has_lines prog.txt "lto-ld report: prog (final)"' || diag "$(cat prog.txt)"
 	else
 		not_ok "$name: final link with --lto-report"; diag "$(cat err.txt)"
 	fi
 
 	"$ld" -s -e main --lto-report=strip.txt -o strip a.o b.o c.o s.o m.o
-	[ "$(fate strip.txt used_global)" = "internalized (the output has no symbol table)" ] &&
-	[ "$(fate strip.txt main)" = "kept (non-IR reference)" ] &&
-		ok "$name: stripped output: internal definitions are only 'internalized'" ||
-		{ not_ok "$name: stripped output: internal definitions are only 'internalized'"; diag "$(cat strip.txt)"; }
+	check "$name: stripped output: internal definitions are only 'internalized'" \
+		eval '[ "$(fate strip.txt used_global)" = "internalized (the output has no symbol table)" ] &&
+		      [ "$(fate strip.txt main)" = "kept (non-IR reference)" ]' || diag "$(cat strip.txt)"
 
 	rm -f lib.a libthin.a
 	"$BIN/${prefix}lto-ar" rcs lib.a s.o a.o
 	"$BIN/${prefix}lto-ar" rcsT libthin.a s.o a.o
 	"$ld" -r --lto-whole-program --lto-report=ar.txt -o ar.o b.o c.o lib.a
 	"$ld" -r --lto-whole-program --lto-report=thin.txt -o thin.o b.o c.o libthin.a
-	if grep -qx 'lib\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed' ar.txt &&
-	   grep -qx 'libthin\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed' thin.txt &&
-	   [ -z "$(nm_check "$nm" ar.o ar.txt)$(nm_check "$nm" thin.o thin.txt)" ]; then
-		ok "$name: archive members are named archive(member), regular and thin"
-	else
-		not_ok "$name: archive members are named archive(member)"; diag "$(cat ar.txt thin.txt)"
-	fi
+	check "$name: archive members are named archive(member), regular and thin" \
+		eval 'has_lines ar.txt "lib\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed" &&
+		      has_lines thin.txt "libthin\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed" &&
+		      [ -z "$(nm_check "$nm" ar.o ar.txt)$(nm_check "$nm" thin.o thin.txt)" ]' || diag "$(cat ar.txt thin.txt)"
 
 	# JSON: the same link as keep.txt; the counts must be the text's
 	"$ld" -r --lto-whole-program --lto-keep-symbol=entry --lto-report=keep.json -o keepj.o a.o b.o c.o
@@ -173,29 +168,24 @@ assert r["native_objects"] == [{"name": "c.o", "defines": ["from_asm"]}], r["nat
 PY
 	then
 		headers keep.txt > text-headers.txt
-		cmp -s json-headers.txt text-headers.txt &&
-			grep -qx 'native objects (without IR): 1, defining 1 symbols' keep.txt &&
-			ok "$name: the JSON report parses and has the text report's counts; c.o, native, defines from_asm" ||
-			{ not_ok "$name: the JSON report has the text report's counts"; diag "$(cat json-headers.txt text-headers.txt)"; }
+		check "$name: the JSON report parses and has the text report's counts; c.o, native, defines from_asm" \
+			eval 'cmp -s json-headers.txt text-headers.txt &&
+			      has_lines keep.txt "native objects (without IR): 1, defining 1 symbols"' ||
+			diag "$(cat json-headers.txt text-headers.txt)"
 	else
 		not_ok "$name: the JSON report parses and is consistent"; diag "$(cat json.err keep.json)"
 	fi
 
 	# an IR ld -r output: what is in it is read from its IR symbol table
 	"$ld" -r --lto-partial=ir --lto-whole-program --lto-report=ir.txt -o ir.o a.o b.o
-	if grep -qx 'lto-ld report: ir.o (relocatable whole-program, ir)' ir.txt &&
-	   [ -n "$(fates ir.txt)" ] &&
-	   [ -z "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)" ]; then
-		ok "$name: --lto-partial=ir: the report agrees with the merged IR's symbols"
-	else
-		not_ok "$name: --lto-partial=ir report"; diag "$(cat ir.txt)" "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)"
-	fi
+	check "$name: --lto-partial=ir: the report agrees with the merged IR's symbols" \
+		eval 'has_lines ir.txt "lto-ld report: ir.o (relocatable whole-program, ir)" && [ -n "$(fates ir.txt)" ] &&
+		      [ -z "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)" ]' ||
+		diag "$(cat ir.txt)" "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)"
 	cd ..
 }
 
-scenario "" host call
-if have arm-linux-gnueabihf-gcc; then scenario arm-linux-gnueabihf- arm bl
-else missing arm-linux-gnueabihf-gcc; fi
+for_each_target scenario
 
 cd host || exit 99
 L=$BIN/lto-ld
@@ -204,24 +194,18 @@ L=$BIN/lto-ld
 # whose file name holds a quote, a backslash and a tab.
 weird=$(printf 'we"ird\\b\tx.o')
 cp b.o "$weird"
-if "$L" -r --lto-whole-program --lto-report=weird.json -o weird.o a.o "$weird" c.o &&
-   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert [o["name"] for o in r["objects"]] == ["a.o", sys.argv[2]], r' \
-	weird.json "$weird" 2>json.err; then
-	ok "JSON: a file name with a quote, a backslash and a tab comes back unchanged"
-else
-	not_ok "JSON: names with quotes, backslashes and tabs"; diag "$(cat json.err weird.json 2>&1)"
-fi
+"$L" -r --lto-whole-program --lto-report=weird.json -o weird.o a.o "$weird" c.o; rc=$?
+names_back='import json, sys; r = json.load(open(sys.argv[1])); assert [o["name"] for o in r["objects"]] == ["a.o", sys.argv[2]], r'
+check "JSON: a file name with a quote, a backslash and a tab comes back unchanged" \
+	eval '[ $rc -eq 0 ] && python3 -c "$names_back" weird.json "$weird"' || diag "$(cat weird.json 2>&1)"
 
 # The environment variable; the option wins over it.
 rm -f env.txt opt.txt
 LTO_LD_REPORT=env.txt "$L" -r --lto-whole-program -o env.o a.o b.o c.o
 LTO_LD_REPORT=env.txt "$L" -r --lto-whole-program --lto-report=opt.txt -o env2.o a.o b.o c.o
-if [ "$(fate env.txt unused_global)" = removed ] && [ -f opt.txt ] &&
-   grep -qx 'lto-ld report: env.o (relocatable whole-program, native)' env.txt; then
-	ok "LTO_LD_REPORT=FILE writes the report; --lto-report overrides it"
-else
-	not_ok "LTO_LD_REPORT=FILE writes the report; --lto-report overrides it"
-fi
+check "LTO_LD_REPORT=FILE writes the report; --lto-report overrides it" \
+	eval '[ "$(fate env.txt unused_global)" = removed ] && [ -f opt.txt ] &&
+	      has_lines env.txt "lto-ld report: env.o (relocatable whole-program, native)"'
 
 # Unwritable report paths: an error naming the report, no output, no report.
 check_fails "a report in a directory that does not exist: an error before the link" \
@@ -231,8 +215,7 @@ check_fails "a report path that is a directory: an error" \
 check_fails "a report that cannot be written after the link (/dev/full): an error" \
 	"cannot write the report /dev/full: No space left on device" "$L" -e main --lto-report=/dev/full -o bad3 a.o b.o c.o s.o m.o
 left=$(ls -A | grep -E '^bad|lto-ld-' | tr '\n' ' ')
-[ -z "$left" ] && ok "...and none of them left an output or a temporary file" ||
-	not_ok "...and none of them left an output or a temporary file ($left)"
+check "...and none of them left an output or a temporary file" test -z "$left"
 
 # A failed link writes no report (the lost-definition error of plugin.sh).
 cat > caller.c <<'C'
@@ -241,21 +224,14 @@ C
 printf 'int target_fn(int x) { return x * 7; }\n' > target.c
 gcc -O2 -flto -c caller.c && gcc -O2 -flto -c target.c
 rm -f lost.txt
-if ! "$L" -r --lto-whole-program --lto-report=lost.txt -o lost.o caller.o target.o 2>/dev/null &&
-   [ ! -e lost.txt ] && [ ! -e lost.o ]; then
-	ok "a link that fails writes no report"
-else
-	not_ok "a link that fails writes no report"
-fi
+check "a link that fails writes no report" \
+	eval '! "$L" -r --lto-whole-program --lto-report=lost.txt -o lost.o caller.o target.o && [ ! -e lost.txt ] && [ ! -e lost.o ]'
 
 # Thin ld -r runs no LTO: no report, said once.
 rm -f thin.txt
 out=$("$L" -r --lto-partial=thin --lto-report=thin.txt -o t.o a.o b.o 2>&1)
-if [ ! -e thin.txt ] && printf '%s\n' "$out" | grep -q 'no LTO report for a thin ld -r output'; then
-	ok "--lto-partial=thin: no report, and a warning says so"
-else
-	not_ok "--lto-partial=thin: no report, and a warning says so"; diag "$out"
-fi
+check "--lto-partial=thin: no report, and a warning says so" \
+	eval '[ ! -e thin.txt ] && text_has "$out" "no LTO report for a thin ld -r output"' || diag "$out"
 
 # Without lto-ld's plugin there is nothing to report from.
 check_fails "--lto-report with LTO_LD_PLUGIN (GCC's plugin) is an error" \

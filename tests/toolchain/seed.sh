@@ -16,30 +16,20 @@ seed() {
 	check "$name: lto-ld links the IR objects" \
 		"$BIN/${prefix}lto-ld" -e main -o test foo.o bar.o main.o
 	syms=$("${prefix}nm" test | awk '$3 ~ /foo|bar|main/ {print $3}' | tr '\n' ' ')
-	if [ "$syms" = "main " ]; then ok "$name: nm shows main only"
-	else not_ok "$name: nm shows main only (got: $syms)"; fi
+	check "$name: nm shows main only" test "$syms" = "main "
 	insns=$("${prefix}objdump" -d --disassemble=main test |
 		awk '/^ +[0-9a-f]+:/' | wc -l)
 	first=$("${prefix}objdump" -d --disassemble=main test | awk '/^ +[0-9a-f]+:/ {print; exit}')
-	if [ "$insns" -eq 2 ] && printf '%s\n' "$first" | grep -Eq '\$0x5|#5'; then
-		ok "$name: main is 'return 5' in two instructions"
-	else
-		not_ok "$name: main is 'return 5' in two instructions"
-		"${prefix}objdump" -d --disassemble=main test | diag
-	fi
+	check "$name: main is 'return 5' in two instructions" \
+		eval '[ "$insns" -eq 2 ] && text_has "$first" -E "[$]0x5|#5"' ||
+		diag "$("${prefix}objdump" -d --disassemble=main test)"
 	# Without LTO the same link keeps all three functions: the test can fail.
 	for f in foo bar main; do "${prefix}gcc" -O2 -c "../$f.c" -o "n$f.o"; done
 	"$BIN/${prefix}lto-ld" -e main -o plain nfoo.o nbar.o nmain.o
 	n=$("${prefix}nm" plain | grep -Ec ' T (foo|bar|main)$')
-	if [ "$n" -eq 3 ]; then ok "$name: control: without -flto all three stay"
-	else not_ok "$name: control: without -flto all three stay ($n)"; fi
+	check "$name: control: without -flto all three stay" test "$n" -eq 3
 	cd ..
 }
 
-seed "" host
-if have arm-linux-gnueabihf-gcc; then
-	seed arm-linux-gnueabihf- arm
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for_each_target seed
 done_testing

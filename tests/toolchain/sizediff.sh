@@ -175,14 +175,12 @@ print(sum(int(f[1], 16) for f in (l.split() for l in open(sys.argv[1]))
 
 # accounted DESC JSON [OBJMAP]: check.py agrees with the JSON
 accounted() {
-	if err=$(python3 "$WORK/check.py" "$2" old.nm new.nm ${3:+"$3"} 2>&1); then ok "$1"
-	else not_ok "$1"; diag "$err"; fi
+	check "$1" python3 "$WORK/check.py" "$2" old.nm new.nm ${3:+"$3"}
 }
 
 # json_is DESC JSON PYTHON-EXPRESSION (r is the report)
 json_is() {
-	if err=$(python3 -c "import json, sys; r = json.load(open(sys.argv[1])); assert $3, r" "$2" 2>&1)
-	then ok "$1"; else not_ok "$1"; diag "$err"; fi
+	check "$1" python3 -c "import json, sys; r = json.load(open(sys.argv[1])); assert $3, r" "$2"
 }
 
 # scenario PREFIX NAME: build the program twice, compare
@@ -215,18 +213,15 @@ scenario() {
 		not_ok "$name: the images are not what the test needs"; diag "$(cat old.nm new.nm)"
 	fi
 
-	if "$sd" prog-nolto prog-lto > text.txt 2>err.txt &&
-	   "$sd" --json --top=0 prog-nolto prog-lto > all.json 2>>err.txt; then
-		ok "$name: ${prefix}lto-sizediff OLD NEW, text and --json"
-	else
-		not_ok "$name: ${prefix}lto-sizediff OLD NEW"; diag "$(cat err.txt)"
-	fi
+	check "$name: ${prefix}lto-sizediff OLD NEW, text and --json" \
+		eval '"$sd" prog-nolto prog-lto > text.txt 2>err.txt &&
+		      "$sd" --json --top=0 prog-nolto prog-lto > all.json 2>>err.txt' || diag "$(cat err.txt)"
 	accounted "$name: totals, symbol and name counts, every changed name and its status agree with nm" all.json
 
 	old=$(nmsum old.nm '.*') new=$(nmsum new.nm '.*')
-	grep -Eq "^total: $old -> $new bytes, [+-][0-9]+ " text.txt && [ "$old" -gt "$new" ] &&
-		ok "$name: the text total is nm's sum ($old -> $new)" ||
-		{ not_ok "$name: the text total is nm's sum ($old -> $new)"; diag "$(head -5 text.txt)"; }
+	check "$name: the text total is nm's sum ($old -> $new)" \
+		eval 'grep -Eq "^total: $old -> $new bytes, [+-][0-9]+ " text.txt && [ "$old" -gt "$new" ]' ||
+		diag "$(head -5 text.txt)"
 
 	# scale.constprop.N, pick.lto_priv.N: under their names, sizes summed
 	s_old=$(nmsum old.nm 'scale\.constprop\.[0-9]+') s_new=$(nmsum new.nm 'scale\.constprop\.[0-9]+')
@@ -235,17 +230,14 @@ scenario() {
 		"[(s['old'], s['new'], s['old_count'], s['new_count'], s['status']) for s in r['symbols'] if s['name'] == 'scale'] == [($s_old, $s_new, 1, 1, 'decreased')] and not [s for s in r['symbols'] if '.' in s['name']]"
 	json_is "$name: pick and pick (OLD) vs pick.lto_priv.0/1 (NEW): one name, count 2->2 ($p_old -> $p_new)" all.json \
 		"[(s['old'], s['new'], s['old_count'], s['new_count']) for s in r['symbols'] if s['name'] == 'pick'] == [($p_old, $p_new, 2, 2)]"
-	grep -Eq "^ +$p_old +$p_new +-[0-9]+  2->2 +pick$" text.txt &&
-		ok "$name: the text lists pick with both sizes and 2->2" ||
-		{ not_ok "$name: the text lists pick with both sizes and 2->2"; diag "$(cat text.txt)"; }
+	check "$name: the text lists pick with both sizes and 2->2" grep -Eq "^ +$p_old +$p_new +-[0-9]+  2->2 +pick$" text.txt ||
+		diag "$(cat text.txt)"
 
 	# removed_fn, bias_a and mult_b vanished; swapped, they appear
 	rf=$(nmsum old.nm removed_fn)
-	if sed -n '/^vanished, only in old/,/^$/p' text.txt | grep -Eq "^ +$rf +0 +-$rf  1->0 +removed_fn$"; then
-		ok "$name: removed_fn ($rf bytes) is listed as vanished"
-	else
-		not_ok "$name: removed_fn is listed as vanished"; diag "$(cat text.txt)"
-	fi
+	check "$name: removed_fn ($rf bytes) is listed as vanished" \
+		output_has -E "^ +$rf +0 +-$rf  1->0 +removed_fn$" sed -n '/^vanished, only in old/,/^$/p' text.txt ||
+		diag "$(cat text.txt)"
 	json_is "$name: JSON: removed_fn, bias_a and mult_b have status vanished" all.json \
 		"sorted(s['name'] for s in r['symbols'] if s['status'] == 'vanished' and s['name'] in ('removed_fn', 'bias_a', 'mult_b')) == ['bias_a', 'mult_b', 'removed_fn']"
 	"$sd" --json --top=0 prog-lto prog-nolto > swapped.json
@@ -267,9 +259,8 @@ scenario() {
 	python3 -c 'import json, sys
 for d in json.load(open(sys.argv[1]))["directories"]:
     print(d["directory"], d["old"], d["new"], d["diff"])' dirs.json > dirs-json.txt
-	[ -s dirs-text.txt ] && cmp -s dirs-text.txt dirs-json.txt &&
-		ok "$name: the text's directory table is the JSON's" ||
-		{ not_ok "$name: the text's directory table is the JSON's"; diag "$(cat dirs.txt dirs-json.txt)"; }
+	check "$name: the text's directory table is the JSON's" eval '[ -s dirs-text.txt ] && cmp -s dirs-text.txt dirs-json.txt' ||
+		diag "$(cat dirs.txt dirs-json.txt)"
 
 	# thin archives name their members relative to themselves: b/thin.a
 	# holds b1.o and b2.o; given with top.a (a/a1.o a/a2.o) they are
@@ -477,24 +468,17 @@ reasons() {
 		not_ok "$name: --report: the image and report are not what the test needs"; diag "$(cat new.nm r.json)"
 	fi
 
-	if "$sd" --report=r.json prog-nolto prog-lto > reasons.txt 2>err.txt &&
-	   "$sd" --json --report=r.json prog-nolto prog-lto > reasons.json 2>>err.txt; then
-		ok "$name: ${prefix}lto-sizediff --report=r.json OLD NEW, text and --json"
-	else
-		not_ok "$name: ${prefix}lto-sizediff --report=r.json"; diag "$(cat err.txt)"
-	fi
-	if err=$(python3 "$WORK/check-reasons.py" reasons.json r.json new.nm 2>&1); then
-		ok "$name: every reason's names, symbols and bytes as recomputed from nm and the report; they add up to nm's total"
-	else
-		not_ok "$name: the reasons recomputed from nm and the report"; diag "$err"
-	fi
+	check "$name: ${prefix}lto-sizediff --report=r.json OLD NEW, text and --json" \
+		eval '"$sd" --report=r.json prog-nolto prog-lto > reasons.txt 2>err.txt &&
+		      "$sd" --json --report=r.json prog-nolto prog-lto > reasons.json 2>>err.txt' || diag "$(cat err.txt)"
+	check "$name: every reason's names, symbols and bytes as recomputed from nm and the report; they add up to nm's total" \
+		python3 "$WORK/check-reasons.py" reasons.json r.json new.nm
 	for want in "non-IR reference=asm_target(\.part\.[0-9]+)?" "named in asm of another unit=exported_fn" \
 		"weak=weak_fn" "keep set=main" "still emitted=(emitted_fn|sink)"; do
 		reason=${want%%=*} re=${want#*=}
 		got=$(reason_bytes reasons.json "$reason") exp=$(nmsum new.nm "$re")
-		[ -n "$got" ] && [ "$got" -eq "$exp" ] && [ "$exp" -gt 0 ] &&
-			ok "$name: kept ($reason): $got bytes, nm's $re" ||
-			{ not_ok "$name: kept ($reason): $got bytes, nm's $re: $exp"; diag "$(cat reasons.txt)"; }
+		check "$name: kept ($reason): $got bytes, nm's $re" eval '[ -n "$got" ] && [ "$got" -eq "$exp" ] && [ "$exp" -gt 0 ]' ||
+			diag "nm's: $exp" "$(cat reasons.txt)"
 	done
 	json_is "$name: nat.o's twin is under 'not prevailing' (its IR definition's fate), start.S's s_entry and s_data under native code, core.c's statics under 'not in the report'" reasons.json \
 		"r['reasons']['unexplained']['not prevailing'] == {'names': 1, 'symbols': 1, 'bytes': $(nmsum new.nm twin)} and r['reasons']['kept']['native code (assembler, objects without IR)']['bytes'] >= $(nmsum new.nm 's_entry|s_data') > 0 and r['reasons']['unexplained']['not in the report']['bytes'] >= $(nmsum new.nm 'helper|local_table') > 0"
@@ -506,19 +490,20 @@ for kind in ("kept", "unexplained"):
         print(v["bytes"], "", v["symbols"], v["names"], kind + ":", k)
 t = r["total"]
 print(t["bytes"], "", t["symbols"], t["names"], "total: new\x27s sized symbols")' reasons.json > reasons-json.txt
-	[ -s reasons-text.txt ] && cmp -s reasons-text.txt reasons-json.txt &&
-		ok "$name: the text's keep-reason table is the JSON's" ||
-		{ not_ok "$name: the text's keep-reason table is the JSON's"; diag "$(cat reasons.txt reasons-json.txt)"; }
+	check "$name: the text's keep-reason table is the JSON's" \
+		eval '[ -s reasons-text.txt ] && cmp -s reasons-text.txt reasons-json.txt' || diag "$(cat reasons.txt reasons-json.txt)"
 
 	# a final link's report is of its output: final.elf, not prog-lto
 	# (tab.o native: a final link does not keep what IR asm names)
 	if "$ld" -e main --lto-report=final.json -o final.elf ex.lto.o tab.o \
 		weak.lto.o inl.lto.o core.lto.o start.o nat.o 2>err.txt; then
 		mkdir -p sub
-		(cd sub && "$sd" --json --report=../final.json ../prog-nolto ../final.elf) > final-ok.json 2>err.txt &&
+		if (cd sub && "$sd" --json --report=../final.json ../prog-nolto ../final.elf) > final-ok.json 2>err.txt; then
 			json_is "$name: a final link's report, given from another directory, joins its output" final-ok.json \
-				"r['reasons']['mode'] == 'final' and r['reasons']['kept']['non-IR reference']['bytes'] > 0" ||
-			{ not_ok "$name: a final link's report joins its output"; diag "$(cat err.txt)"; }
+				"r['reasons']['mode'] == 'final' and r['reasons']['kept']['non-IR reference']['bytes'] > 0"
+		else
+			not_ok "$name: a final link's report joins its output"; diag "$(cat err.txt)"
+		fi
 		check_exit "$name: a final link's report with another image: exit 1, named" 1 \
 			"final\.json: the report of the final link of final\.elf, not of prog-lto" \
 			"$sd" --report=final.json prog-nolto prog-lto
@@ -541,27 +526,22 @@ print(t["bytes"], "", t["symbols"], t["names"], "total: new\x27s sized symbols")
 check_exit() {
 	desc=$1 want=$2 pattern=$3; shift 3
 	out=$("$@" 2>&1); rc=$?
-	if [ "$rc" -eq "$want" ] && printf '%s\n' "$out" | grep -Eq -- "$pattern"; then
-		ok "$desc"
-	else
-		not_ok "$desc (exit $rc)"; diag "$out"
-	fi
+	check "$desc" eval '[ "$rc" -eq "$want" ] && text_has "$out" -E -- "$pattern"' || diag "exit $rc" "$out"
 }
 
-scenario "" host
-reasons "" host
-if have arm-linux-gnueabihf-gcc; then
-	scenario arm-linux-gnueabihf- arm
-	reasons arm-linux-gnueabihf- arm
+# target PREFIX NAME: scenario and reasons; on ARM, that the ARM nm runs
+target() {
+	scenario "$1" "$2"
+	reasons "$1" "$2"
+	[ "$2" = arm ] || return 0
 	cd arm || exit 99
 	out=$(LTO_LD_VERBOSE=1 "$BIN/arm-linux-gnueabihf-lto-sizediff" prog-nolto prog-lto 2>&1 >/dev/null)
-	printf '%s\n' "$out" | grep -Eq 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' &&
-		ok "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" ||
-		{ not_ok "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm"; diag "$out"; }
+	check "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" text_has "$out" \
+		-E 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' || diag "$out"
 	cd ..
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+}
+
+for_each_target target
 
 cd host || exit 99
 S=$BIN/lto-sizediff
@@ -569,12 +549,9 @@ S=$BIN/lto-sizediff
 # the nm: LTO_SIZEDIFF_NM, --nm over it; the project's lto-nm works too
 out=$(LTO_LD_VERBOSE=1 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" prog-nolto prog-lto 2>&1 >/dev/null)
 out2=$(LTO_LD_VERBOSE=1 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" --nm=nm prog-nolto prog-lto 2>&1 >/dev/null)
-if printf '%s\n' "$out" | grep -q "running: $BIN/lto-nm -S" &&
-   printf '%s\n' "$out2" | grep -Eq 'running: [^ ]*/nm -S' && ! printf '%s\n' "$out2" | grep -q lto-nm; then
-	ok "LTO_SIZEDIFF_NM chooses the nm, --nm wins over it"
-else
-	not_ok "LTO_SIZEDIFF_NM chooses the nm, --nm wins over it"; diag "$out" "$out2"
-fi
+check "LTO_SIZEDIFF_NM chooses the nm, --nm wins over it" \
+	eval 'text_has "$out" "running: $BIN/lto-nm -S" && text_has "$out2" -E "running: [^ ]*/nm -S" &&
+	      ! text_has "$out2" lto-nm' || diag "$out" "$out2"
 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" --json --top=0 --objects=ir.a prog-nolto prog-lto > lto-nm.json
 json_is "lto-nm as the nm: the same directories from the IR archive" lto-nm.json \
 	"r['directories'] == json.load(open('ir.json'))['directories']"
@@ -582,8 +559,9 @@ json_is "lto-nm as the nm: the same directories from the IR archive" lto-nm.json
 # --top=N
 "$S" --top=1 prog-nolto prog-lto > top1.txt
 n=$(sed -n '/^largest decreases/,/^$/p' top1.txt | grep -c '^ *[0-9]')
-grep -Eq '^largest decreases \(1 of [0-9]+ names, -[0-9]+ bytes in all\):$' top1.txt && [ "$n" -eq 1 ] &&
-	ok "--top=1: one row per list" || { not_ok "--top=1: one row per list"; diag "$(cat top1.txt)"; }
+check "--top=1: one row per list" \
+	eval 'grep -Eq "^largest decreases \(1 of [0-9]+ names, -[0-9]+ bytes in all\):\$" top1.txt && [ "$n" -eq 1 ]' ||
+	diag "$(cat top1.txt)"
 "$S" --json --top=1 --objects=a/a1.o prog-nolto prog-lto > top1.json
 json_is "--json --top=1: at most one row of each list, one directory" top1.json \
 	"1 <= len(r['symbols']) <= 4 and len(r['directories']) == 1 and r['totals']['top'] == 1"
@@ -593,15 +571,13 @@ json_is "--json --top=1: at most one row of each list, one directory" top1.json 
 weird=$(printf 'we"ird\\b\tx\001.elf')
 cp prog-lto "$weird"
 cp prog-lto "$(printf 'caf\351')"
-if "$S" --json "$weird" "$(printf 'caf\351')" > weird.json &&
-   python3 -m json.tool weird.json > /dev/null &&
-   python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["old"]["file"] == sys.argv[2] and r["new"]["file"] == "caf\u00e9", r' weird.json "$weird"; then
-	ok "--json is valid JSON (python3 -m json.tool); names with quotes, backslashes, tabs, control and non-UTF-8 bytes come back"
-else
-	not_ok "--json: escaping"; diag "$(cat weird.json)"
-fi
-python3 -m json.tool all.json > /dev/null && python3 -m json.tool dirs.json > /dev/null &&
-	ok "every --json output of the scenario parses" || not_ok "every --json output of the scenario parses"
+cafe=$(printf 'caf\351')
+names_back='import json, sys; r = json.load(open(sys.argv[1])); assert r["old"]["file"] == sys.argv[2] and r["new"]["file"] == "caf\u00e9", r'
+check "--json is valid JSON (python3 -m json.tool); names with quotes, backslashes, tabs, control and non-UTF-8 bytes come back" \
+	eval '"$S" --json "$weird" "$cafe" > weird.json && python3 -m json.tool weird.json > /dev/null &&
+	      python3 -c "$names_back" weird.json "$weird"' || diag "$(cat weird.json)"
+check "every --json output of the scenario parses" \
+	eval 'python3 -m json.tool all.json > /dev/null && python3 -m json.tool dirs.json > /dev/null'
 
 printf 'not an object\n' > notelf.txt
 strip -o stripped prog-nolto
@@ -626,16 +602,14 @@ fi
 check_exit "an nm that does not exist: exit 1" 1 "cannot find nm '/nonexistent/nm'" \
 	"$S" --nm=/nonexistent/nm prog-nolto prog-lto
 check_exit "an unknown option: exit 2 with usage" 2 "unknown option '--bogus'" "$S" --bogus prog-nolto prog-lto
-"$S" --bogus prog-nolto prog-lto 2>&1 | grep -q '^usage: lto-sizediff ' &&
-	ok "...and the usage is printed" || not_ok "...and the usage is printed"
+check "...and the usage is printed" eval '"$S" --bogus prog-nolto prog-lto 2>&1 | grep -q "^usage: lto-sizediff "'
 check_exit "--top=x: exit 2" 2 "--top: 'x' is not a number" "$S" --top=x prog-nolto prog-lto
 check_exit "--top=-1: exit 2" 2 "--top: '-1' is not a number" "$S" --top=-1 prog-nolto prog-lto
 check_exit "--objects without its file: exit 2" 2 "option '--objects' needs an argument" "$S" prog-nolto prog-lto --objects
 check_exit "one image only: exit 2" 2 "OLD and NEW are needed" "$S" prog-nolto
 check_exit "three images: exit 2" 2 "only two images" "$S" prog-nolto prog-lto prog-lto
 check "--help: exit 0" "$S" --help
-"$S" --help | grep -q -- '--report=FILE' && ok "--help describes --report" ||
-	not_ok "--help describes --report"
+check "--help describes --report" output_has '--report=FILE' "$S" --help
 check_exit "--report without its file: exit 2" 2 "option '--report' needs an argument" "$S" prog-nolto prog-lto --report
 
 # --report: what is not lto-ld's JSON report of the link is refused,
@@ -703,7 +677,6 @@ mkdir tmpdir
 before=$(ls -A | sort)
 TMPDIR=$PWD/tmpdir "$S" --objects=ir.a --objects=b/libb.a prog-nolto prog-lto > /dev/null
 TMPDIR=$PWD/tmpdir "$S" --objects=notelf.txt prog-nolto prog-lto > /dev/null 2>&1
-[ -z "$(ls -A tmpdir)" ] && [ "$(ls -A | sort)" = "$before" ] &&
-	ok "no temporary files left" || not_ok "no temporary files left"
+check "no temporary files left" eval '[ -z "$(ls -A tmpdir)" ] && [ "$(ls -A | sort)" = "$before" ]'
 cd ..
 done_testing

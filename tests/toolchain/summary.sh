@@ -1,7 +1,7 @@
 #!/bin/sh
 # How a test run counts, on small made-up logs (no kernel is built):
 # scripts/test-summary.sh (skips grouped by reason, the totals line, a
-# missing log as a failure), tests/lib.sh's skip_missing (a failure under
+# missing log as a failure, XFAIL as passed and XPASS as failed), tests/lib.sh's skip_missing (a failure under
 # LTO_LD_REQUIRE_ALL=1, other skips stay skips) and tests/kernel/results.sh
 # (the kernel check's results, one per check).
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -11,7 +11,7 @@ results=$TOP_SRCDIR/tests/kernel/results.sh
 
 # same DESCRIPTION EXPECTED-FILE ACTUAL-FILE: the two files are equal
 same() {
-	if cmp -s "$2" "$3"; then ok "$1"; else not_ok "$1"; diag "$(diff "$2" "$3")"; fi
+	check "$1" cmp -s "$2" "$3" || diag "$(diff "$2" "$3")"
 }
 
 # ---- the summary of a harness log and another log ----
@@ -39,15 +39,18 @@ OUT
 same "the skips by reason (a missing tool's grouped), then the totals" want.txt out.txt
 
 "$summary" test-suite.log deb.log no-such.log > out.txt
-[ "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ] &&
-	ok "a missing log counts as one failure" ||
-	{ not_ok "a missing log counts as one failure"; diag "$(cat out.txt)"; }
+check "a missing log counts as one failure" test "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ||
+	diag "$(cat out.txt)"
 
 printf '# PASS: 4\n# FAIL: 0\n' > clean.log
 "$summary" clean.log > out.txt
-[ "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped" ] &&
-	ok "without skips, the totals line alone" ||
-	{ not_ok "without skips, the totals line alone"; diag "$(cat out.txt)"; }
+check "without skips, the totals line alone" test "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped"
+
+# As in Automake: an expected failure is not a failure, an unexpected pass is
+printf '# PASS: 3\n# XFAIL: 2\n# FAIL: 0\n# XPASS: 0\n' > xfail.log
+printf '# PASS: 3\n# XFAIL: 0\n# FAIL: 0\n# XPASS: 1\n' > xpass.log
+check "an expected failure (XFAIL) counts as passed" test "$("$summary" xfail.log)" = "5 passed, 0 failed, 0 skipped"
+check "an unexpected pass (XPASS) counts as failed" test "$("$summary" xpass.log)" = "3 passed, 1 failed, 0 skipped"
 
 # ---- skip_missing and skip ----
 # tap_run VALUE: three skips as a test would report them, with
@@ -96,8 +99,6 @@ not ok 7 - virt edit: rebuilt with the LTRANS cache, booted
 OUT
 same "kernel check: one result per check, a target without results one failure" want.txt kernel-check.log
 "$summary" kernel-check.log > out.txt
-[ "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped" ] &&
-	ok "kernel check: counted check by check" ||
-	{ not_ok "kernel check: counted check by check"; diag "$(cat out.txt)"; }
+check "kernel check: counted check by check" test "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped"
 
 done_testing

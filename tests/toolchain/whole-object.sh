@@ -56,22 +56,19 @@ whole() {
 	check "$name: final link through gcc -B (lto-ld as ld)" \
 		"$cc" -O2 -flto -B../gccb/ -o prog main.o parts.o
 	"$@" ./prog; rc=$?
-	[ $rc -eq 0 ] && ok "$name: constructor, initcall and used variable survive" ||
-		not_ok "$name: constructor, initcall and used variable survive (exit $rc)"
+	check "$name: constructor, initcall and used variable survive" test $rc -eq 0
 
 	# control: the same thin archive given to plain ld loses its members
 	"$cc" -O2 -flto -o control main.o parts.o 2>/dev/null
 	"$@" ./control; rc=$?
-	[ $rc -ne 0 ] && ok "$name: control: plain ld drops them (exit $rc)" ||
-		not_ok "$name: control: plain ld drops them"
+	check "$name: control: plain ld drops them (exit $rc)" test $rc -ne 0
 
 	# nested: a thin ld -r of a thin ld -r output
 	"$ld" -r --lto-partial=thin -o inner.o ctor.o initcall.o &&
 	"$ld" -r --lto-partial=thin -o outer.o inner.o tag.o &&
 	"$cc" -O2 -flto -B../gccb/ -o nested main.o outer.o
 	"$@" ./nested; rc=$?
-	[ $rc -eq 0 ] && ok "$name: thin ld -r of thin ld -r output" ||
-		not_ok "$name: thin ld -r of thin ld -r output (exit $rc)"
+	check "$name: thin ld -r of thin ld -r output" test $rc -eq 0
 
 	# nested thin archives made by ar (kbuild style), linked --whole-archive
 	mkdir -p sub
@@ -83,8 +80,7 @@ whole() {
 		"$cc" -O2 -flto -B../gccb/ -o kbuild main.o \
 		-Wl,--whole-archive built-in.a -Wl,--no-whole-archive
 	"$@" ./kbuild; rc=$?
-	[ $rc -eq 0 ] && ok "$name: ...all members linked (LTO through lto-ld)" ||
-		not_ok "$name: ...all members linked (exit $rc)"
+	check "$name: ...all members linked (LTO through lto-ld)" test $rc -eq 0
 	cd ..
 }
 
@@ -98,20 +94,12 @@ lib_spellings() {
 		rm -f t
 		# shellcheck disable=SC2086
 		"$BIN/lto-ld" -e main --unresolved-symbols=ignore-all -o t main.o -L. $spelling
-		if readelf -SW t 2>/dev/null | grep -q '\.init_array'; then
-			ok "thin ld -r output given as '$spelling': its constructor is linked"
-		else
-			not_ok "thin ld -r output given as '$spelling': its constructor is linked"
-		fi
+		check "thin ld -r output given as '$spelling': its constructor is linked" \
+			output_has '\.init_array' readelf -SW t
 	done
 	cd ..
 }
 lib_spellings
 
-whole "" host
-if have arm-linux-gnueabihf-gcc && have qemu-arm; then
-	whole arm-linux-gnueabihf- arm qemu-arm -L /usr/arm-linux-gnueabihf
-else
-	missing arm-linux-gnueabihf-gcc qemu-arm
-fi
+for_each_target --run whole
 done_testing
