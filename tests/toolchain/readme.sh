@@ -26,7 +26,9 @@ recipe() {
 # run_recipe NAME DIR: run NAME's lines in DIR with sh -e, output in NAME.out
 run_recipe() {
 	recipe "$1" > "$1.sh"
-	(cd "$2" && sh -e "$WORK/$1.sh") > "$1.out" 2>&1
+	# (as a user types it: not under the test's make, whose -s would
+	# silence the recipe's make)
+	(cd "$2" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL sh -e "$WORK/$1.sh") > "$1.out" 2>&1
 }
 
 # expand TEXT: TEXT with the shell's expansions ($HOME), as the recipe gets it
