@@ -98,7 +98,6 @@ END {
 }
 AWK
 	done
-	echo "| stm32 (2018 article, v4.15, GCC 6.3) | LTO vs no LTO | | | | -21.8% | 2.3x wall, 1.9x CPU | 15.8x | | |"
 }
 
 # suite TARGETS: measure every target, then print the tables and put them in the README
@@ -143,7 +142,6 @@ sizes() {
 		echo "| target | no LTO: text / dec | LTO, plain ld -r vmlinux.o | LTO, whole-program vmlinux.o |"
 		echo "|---|---|---|---|"
 		for t in "$@"; do size_row "$t"; done
-		echo "| stm32 (2018 article, v4.15, GCC 6.3) | | | dec -21.8% |"
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizes $*\` (\`size\` of vmlinux, bytes)."
 	} > "$cache/sizes.md"
