@@ -39,8 +39,8 @@
 #   sizediff TARGET       where the size went: lto-sizediff of TARGET's
 #                         nolto and lto vmlinux by symbol, directory and
 #                         keep reason (lto-ld's report of the vmlinux.o
-#                         link); the keep-reason table goes in the README
-#                         where it has markers (stm32)
+#                         link); the keep-reason table goes in
+#                         docs/results.md where it has markers (stm32)
 #   edit-levers TARGET [LEVERS]
 #                         the rebuild after an edit with LTO as configured
 #                         and with each lever that makes WPA cheaper

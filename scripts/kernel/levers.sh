@@ -106,7 +106,7 @@ levers() {
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD levers $t $measured\` (\`size\` dec of vmlinux, bytes; $(nproc) cores, kernel compiles through ccache, the \`vmlinux.o\` links without the LTRANS cache)."
 	} > "$cache/levers-$t.md"
 	cat "$cache/levers-$t.md"
-	readme_table "kernel-levers-$t" "$cache/levers-$t.md"
+	results_table "kernel-levers-$t" "$cache/levers-$t.md"
 }
 
 # median: the middle one of the numbers on stdin
@@ -165,5 +165,5 @@ edit_levers() {
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD edit-levers $t $measured\` ($(nproc) cores; builds through ccache, then $rounds edits, each rebuilt in every folder in turn with its LTRANS cache; \`size\` dec of vmlinux, bytes)."
 	} > "$cache/edit-levers-$t.md"
 	cat "$cache/edit-levers-$t.md"
-	readme_table "kernel-edit-levers-$t" "$cache/edit-levers-$t.md"
+	results_table "kernel-edit-levers-$t" "$cache/edit-levers-$t.md"
 }

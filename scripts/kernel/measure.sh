@@ -100,7 +100,8 @@ AWK
 	done
 }
 
-# suite TARGETS: measure every target, then print the tables and put them in the README
+# suite TARGETS: measure every target, then print the tables and put them
+# in docs/results.md
 suite() {
 	[ $# -gt 0 ] || set -- mps2 virt stm32
 	times=$cache/times.txt
@@ -113,8 +114,8 @@ suite() {
 	} > "$cache/results.md"
 	parity_table $(targets_booted "$@") > "$cache/parity.md"
 	cat "$cache/results.md" "$cache/parity.md"
-	readme_table kernel-results "$cache/results.md"
-	readme_table kernel-parity "$cache/parity.md"
+	results_table kernel-results "$cache/results.md"
+	results_table kernel-parity "$cache/parity.md"
 	grep -q 'FAILED\|DIFFERENT' "$times" && return 1
 	return 0
 }
@@ -146,14 +147,14 @@ sizes() {
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizes $*\` (\`size\` of vmlinux, bytes)."
 	} > "$cache/sizes.md"
 	cat "$cache/sizes.md"
-	readme_table kernel-sizes "$cache/sizes.md"
+	results_table kernel-sizes "$cache/sizes.md"
 }
 
 # sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto with the
 # LTO report of TARGET-lto's vmlinux.o (relinked for it, then vmlinux
 # from it), in TARGET-lto's folder: sizediff.txt, sizediff.json and
 # sizediff.html (the treemap page, every change in its table); the
-# keep-reason table into the README
+# keep-reason table into docs/results.md
 sizediff() {
 	t=$1 kb=$cache/kbuild
 	out=$kb/$t-lto report=$t-lto/lto-report.json
@@ -194,11 +195,11 @@ sizediff() {
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizediff $t\` (the LTO image's sized symbols, \`nm -S\`)."
 	} > "$cache/keep-reasons-$t.md"
-	readme_table "keep-reasons-$t" "$cache/keep-reasons-$t.md"
+	results_table "keep-reasons-$t" "$cache/keep-reasons-$t.md"
 }
 
-# readme_table NAME FILE: put FILE between the NAME markers of docs/results.md
-readme_table() {
+# results_table NAME FILE: put FILE between the NAME markers of docs/results.md
+results_table() {
 	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
 		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
 		$0 == end { skip = 0 }
