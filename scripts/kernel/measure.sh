@@ -112,7 +112,11 @@ suite() {
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD suite $*\`."
 	} > "$cache/results.md"
-	parity_table $(targets_booted "$@") > "$cache/parity.md"
+	{
+		parity_table $(targets_booted "$@")
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD suite $*\`."
+	} > "$cache/parity.md"
 	cat "$cache/results.md" "$cache/parity.md"
 	results_table kernel-results "$cache/results.md"
 	results_table kernel-parity "$cache/parity.md"

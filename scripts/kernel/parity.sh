@@ -132,7 +132,11 @@ check() {
 	ikconfig virt || failed=1
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
-	parity_table mps2 virt | tee "$cache/parity.md"
+	{
+		parity_table mps2 virt
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD check\`."
+	} | tee "$cache/parity.md"
 	return $failed
 }
 
