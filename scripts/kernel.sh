@@ -61,8 +61,8 @@
 # the tool folder, kmake, the configurations), build-boot.sh (images,
 # their userspace, boots, the edit of init/main.c), parity.sh (parity,
 # faults, check, the parity table, kunit-py), measure.sh (the suite,
-# sizes, sizediff, the tables in docs/results.md), levers.sh (levers,
-# edit-levers).
+# sizes, sizediff, their tables), levers.sh (levers, edit-levers);
+# scripts/results-table.sh puts a table into docs/results.md.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,6 +85,7 @@ export CCACHE_BASEDIR="$cache" CCACHE_NOHASHDIR=1
 . "$top/scripts/kernel/parity.sh"
 . "$top/scripts/kernel/measure.sh"
 . "$top/scripts/kernel/levers.sh"
+. "$top/scripts/results-table.sh"
 
 prepare_tree
 # (a run stopped between edit_main and unedit_main left the edit)
