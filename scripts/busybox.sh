@@ -116,14 +116,8 @@ label() {
 	esac
 }
 
-# results_table NAME FILE: put FILE between the NAME markers of docs/results.md
-results_table() {
-	awk -v table="$2" -v begin="<!-- $1 -->" -v end="<!-- /$1 -->" '
-		$0 == begin { print; while ((getline line < table) > 0) print line; skip = 1; next }
-		$0 == end { skip = 0 }
-		!skip { print }' "$top/docs/results.md" > "$top/docs/results.md.tmp" &&
-	mv "$top/docs/results.md.tmp" "$top/docs/results.md"
-}
+# results_table NAME FILE: FILE into docs/results.md
+. "$top/scripts/results-table.sh"
 
 busybox_version() { sed -n 's/^Version: //p' "$(ls "$dir"/dl/busybox_*.dsc | tail -n 1)"; }
 

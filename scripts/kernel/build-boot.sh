@@ -1,0 +1,140 @@
+# scripts/kernel.sh's builds and boots: the images QEMU boots and their
+# userspace (initramfs, the test module), the boot of a target, and the
+# one-line edit of init/main.c that a rebuild is checked and timed with.
+# Sourced by scripts/kernel.sh.
+
+# mps2_init: the mps2 userspace, a FLAT /init in an initramfs list
+mps2_init() {
+	d=$cache/mps2-init
+	mkdir -p "$d"
+	cc -std=c11 -O2 -Wall -Wextra -o "$d/mkflat" "$top/tests/kernel/mkflat.c"
+	${cross}as -mcpu=cortex-m3 -mthumb -o "$d/init.o" "$top/tests/kernel/init-flat.S"
+	${cross}ld -Ttext=0x40 -e _start -o "$d/init.elf" "$d/init.o"
+	${cross}objcopy -O binary "$d/init.elf" "$d/init.bin"
+	"$d/mkflat" -t "$d/init.bin" "$d/init"
+	cat > "$d/initramfs.list" <<LIST
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+file /init $d/init 0755 0 0
+LIST
+}
+
+# module VARIANT: the test module, built against virt-VARIANT like any
+# out-of-tree module (its ld -r is an LTO link in the lto variant)
+module() {
+	m=$cache/kbuild/virt-$1/lto_ld_test
+	rm -rf "$m"
+	mkdir -p "$m"
+	cp "$top"/tests/kernel/module/* "$m/"
+	kmake virt "$1" M="$m" modules
+}
+
+# virt_initrd VARIANT: the initramfs of virt-VARIANT: /init and the module
+virt_initrd() {
+	b=$cache/kbuild/virt-$1
+	${cross}gcc -std=gnu11 -static -O2 -Wall -Wextra -o "$b/lto-ld-init" "$top/tests/kernel/init-virt.c"
+	cat > "$b/initrd.list" <<LIST
+dir /dev 0755 0 0
+nod /dev/console 0600 0 0 c 5 1
+dir /proc 0755 0 0
+file /init $b/lto-ld-init 0755 0 0
+file /lto_ld_test.ko $b/lto_ld_test/lto_ld_test.ko 0644 0 0
+LIST
+	"$b/usr/gen_init_cpio" "$b/initrd.list" > "$b/initrd.cpio"
+}
+
+# images TARGET VARIANT: build what QEMU boots (a configured tree)
+images() {
+	case $1 in
+		mps2) kmake "$1" "$2" -j"$jobs" vmlinux arm/mps2-an385.dtb ;;
+		virt) kmake "$1" "$2" -j"$jobs" vmlinux zImage modules
+		      module "$2"
+		      virt_initrd "$2" ;;
+		*) kmake "$1" "$2" -j"$jobs" vmlinux ;;
+	esac
+}
+
+# build TARGET VARIANT: configure, then build the images
+build() {
+	configure "$1" "$2"
+	images "$1" "$2"
+}
+
+# boot TARGET VARIANT [ARGS [NAME]]: boot TARGET-VARIANT, keep the
+# console in the build folder (console.log; with extra arguments
+# console-NAME.log, console-fault.log by default)
+boot() {
+	b=$cache/kbuild/$1-$2
+	log=$b/console.log
+	[ -n "${3:-}${4:-}" ] && log=$b/console-${4:-fault}.log
+	case $1 in
+		mps2) "$top/tests/kernel/boot-mps2.sh" "$b/vmlinux" \
+			"$b/arch/arm/boot/dts/arm/mps2-an385.dtb" "$log" 600 ;;
+		virt) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
+		      "$top/tests/kernel/boot-virt.sh" "$b/arch/arm/boot/zImage" \
+			"$b/initrd.cpio" "$log" 600 "initramfs_async=0 ltoinit_syms=$syms ${3:-}" ;;
+		*) echo "kernel: $1 is not booted" >&2; return 1 ;;
+	esac
+}
+
+# targets_booted TARGETS: those of TARGETS that QEMU boots
+targets_booted() {
+	for t in "$@"; do
+		case $t in mps2|virt) echo "$t" ;; esac
+	done
+}
+
+# The one-line edit a rebuild is measured with: the text of a notice
+# init/main.c prints at every boot.
+edit_text="Kernel command line (lto-ld edit): "
+
+# edit_main: make the edit (init/main.c's original kept beside it)
+edit_main() {
+	m=$tree/init/main.c
+	[ -f "$m.lto-ld-orig" ] || cp "$m" "$m.lto-ld-orig"
+	sed "s/pr_notice(\"Kernel command line: /pr_notice(\"$edit_text/" "$m.lto-ld-orig" > "$m"
+	grep -q "$edit_text" "$m" || { echo "kernel: $m: no notice to edit" >&2; return 1; }
+}
+
+# unedit_main: init/main.c as the series has it (a new time, so make sees it)
+unedit_main() {
+	m=$tree/init/main.c
+	[ -f "$m.lto-ld-orig" ] || return 0
+	cat "$m.lto-ld-orig" > "$m" && rm -f "$m.lto-ld-orig"
+}
+
+# edit_nth N: the one-line edit of init/main.c, numbered N, so that each
+# rebuild compiles new IR (neither cache may answer it whole)
+edit_nth() {
+	edit_main
+	sed -i "s/(lto-ld edit)/(lto-ld edit $1)/" "$tree/init/main.c"
+}
+
+# ltrans_counts LOG: "HITS hits, MISSES misses" of the LTO cache of the
+# last LTO link in LOG (lto-ld's verbose output)
+ltrans_counts() {
+	sed -n 's/^[^:]*: LTO cache .*: \([0-9]* hits, [0-9]* misses\).*/\1/p' "$1" | tail -1
+}
+
+# edit_rebuild TARGET VARIANT LABEL: after edit_main, rebuild the images
+# of TARGET-VARIANT (lto-ld verbose, into edit.log; LABEL: time it too)
+edit_rebuild() {
+	log=$cache/kbuild/$1-$2/edit.log
+	[ -n "$3" ] && run="/usr/bin/time -f $3,%e,%U,%S -a -o $times"
+	LTO_LD_VERBOSE=1 kmake "$1" "$2" -j"$jobs" vmlinux 2> "$log" || {
+		run=; cat "$log" >&2; return 1; }
+	run=
+	images "$1" "$2" 2>> "$log" || { cat "$log" >&2; return 1; }
+}
+
+# edit_boot TARGET: boot TARGET-lto as edit_rebuild left it; its console
+# must have the edited notice
+edit_boot() {
+	boot "$1" lto "kunit.enable=0" edit || true
+	if grep -q "$edit_text" "$cache/kbuild/$1-lto/console-edit.log"; then
+		echo "kernel: $1-lto after the edit, LTRANS cache $(ltrans_counts "$cache/kbuild/$1-lto/edit.log"): the booted kernel prints the edited notice"
+		return 0
+	fi
+	echo "kernel: $1-lto after the edit: the edited notice is not on its console (console-edit.log)" >&2
+	return 1
+}

@@ -1,0 +1,185 @@
+# scripts/kernel.sh's parity: the checks that an LTO kernel behaves like
+# its non-LTO twin (compare, parity), the checks of those checks
+# (faults), the rebuilds through the LTO cache (ikconfig), the check
+# command's TAP results, the parity table, and the kernel's own KUnit
+# runner (kunit_py). Sourced by scripts/kernel.sh.
+
+# compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
+# "NAME,RESULT" lines in parity-TARGET.csv, fails when one fails
+compare() {
+	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
+	out=$cache/parity-$1.csv
+	parity=$top/tests/kernel/parity.sh
+	: > "$out"
+	status=0
+	# record NAME COMMAND...: run one check, keep its verdict and output
+	record() {
+		name=$1; shift
+		if "$@" > "$cand/parity-$name.txt"; then
+			echo "$name,ok" >> "$out"
+		else
+			echo "$name,FAILED" >> "$out"; status=1
+		fi
+		cat "$cand/parity-$name.txt"
+	}
+	record kunit "$parity" kunit "$ref/console.log" "$cand/console.log"
+	record initcalls "$parity" initcalls "$ref/console.log" "$cand/console.log"
+	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
+	if [ "$1" = virt ]; then
+		for v in nolto lto; do
+			record "module-$v" "$parity" module "$cache/kbuild/$1-$v/console.log"
+			record "kallsyms-$v" "$parity" kallsyms "$cache/kbuild/$1-$v/vmlinux" \
+				"$cache/kbuild/$1-$v/console.log"
+		done
+		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand"
+	fi
+	return $status
+}
+
+# parity TARGET: both variants built and booted, then compared
+parity() {
+	for v in nolto lto; do
+		build "$1" $v
+		boot "$1" $v || { echo "kernel: $1-$v did not run /init to its end (see its console.log)" >&2; return 1; }
+	done
+	compare "$1"
+}
+
+# faults: the virt LTO kernel booted without one initcall and with a
+# module that fails its checks; the parity checks must report both
+# ("NAME,RESULT" lines in faults.csv, as compare's)
+faults() {
+	b=$cache/kbuild/virt-lto ref=$cache/kbuild/virt-nolto/console.log
+	parity=$top/tests/kernel/parity.sh
+	skipped=proc_uptime_init
+	: > "$cache/faults.csv"
+	boot virt lto "initcall_blacklist=$skipped ltoinit_modparams=fault=1 kunit.enable=0" || true
+	status=0 r=ok
+	if "$parity" initcalls "$ref" "$b/console-fault.log" > /dev/null 2> "$b/fault-initcalls.txt" ||
+		! grep -q "reference: $skipped " "$b/fault-initcalls.txt"; then
+		echo "kernel: faults: the initcall check did not name $skipped:" >&2
+		status=1 r=FAILED
+	fi
+	echo "initcall left out caught,$r" >> "$cache/faults.csv"
+	sed "s/^/kernel: faults: expected: /" "$b/fault-initcalls.txt"
+	r=ok
+	if "$parity" module "$b/console-fault.log" > /dev/null 2> "$b/fault-module.txt" ||
+		! grep -q 'int_sqrt: got' "$b/fault-module.txt"; then
+		echo "kernel: faults: the module check did not report the failed check:" >&2
+		status=1 r=FAILED
+	fi
+	echo "failing module caught,$r" >> "$cache/faults.csv"
+	sed "s/^/kernel: faults: expected: /" "$b/fault-module.txt"
+	[ $status = 0 ] && echo "kernel: faults: both broken states caught"
+	return $status
+}
+
+# ikconfig_change TARGET LINE ARGS...: change TARGET-lto's .config with
+# scripts/config ARGS, rebuild vmlinux with its in-tree LTO cache, and
+# check that the config in the image (CONFIG_IKCONFIG: an .incbin that
+# the IR only names) now has LINE
+ikconfig_change() {
+	t=$1 want=$2; shift 2
+	b=$cache/kbuild/$t-lto
+	"$tree/scripts/config" --file "$b/.config" "$@"
+	kmake "$t" lto olddefconfig
+	grep -qx "$want" "$b/.config" || {
+		echo "kernel: $t-lto: '$want' did not reach .config" >&2; return 1; }
+	LTO_LD_VERBOSE=1 kmake "$t" lto -j"$jobs" vmlinux 2> "$b/ikconfig.log" || {
+		cat "$b/ikconfig.log" >&2; return 1; }
+	if "$tree/scripts/extract-ikconfig" "$b/vmlinux" | grep -qx "$want"; then
+		echo "kernel: $t-lto after '$want', LTRANS cache $(ltrans_counts "$b/ikconfig.log"): the image's config has it"
+		return 0
+	fi
+	echo "kernel: $t-lto after '$want': the image's config (extract-ikconfig) does not have it: stale" >&2
+	return 1
+}
+
+# ikconfig TARGET: two option changes, each rebuilt through the cache:
+# one that changes no compiled code, and one that does (the version)
+ikconfig() {
+	r=ok stale=0
+	ikconfig_change "$1" CONFIG_HEADERS_INSTALL=y --enable HEADERS_INSTALL || r=FAILED stale=1
+	"$results" line "$r" "$1 ikconfig: CONFIG_HEADERS_INSTALL=y, rebuilt with the LTO cache, is in the image's config" >> "$lines"
+	r=ok
+	ikconfig_change "$1" 'CONFIG_LOCALVERSION="-lto-ld-ikconfig"' \
+		--set-str LOCALVERSION -lto-ld-ikconfig || r=FAILED stale=1
+	"$results" line "$r" "$1 ikconfig: CONFIG_LOCALVERSION changed, rebuilt with the LTO cache, is in the image's config" >> "$lines"
+	[ $stale = 0 ]
+}
+
+# check: parity of mps2 and virt, the fault checks, virt's edit and
+# option changes rebuilt through the cache, the parity table;
+# one TAP result per check in kernel-check.log (tests/kernel/results.sh)
+check() {
+	# (not "status": the functions it calls set that one)
+	failed=0
+	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
+	: > "$lines"
+	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
+	for t in mps2 virt; do
+		rm -f "$cache/parity-$t.csv"
+		parity "$t" || failed=1
+		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
+	done
+	faults || failed=1
+	"$results" csv "virt faults:" "$cache/faults.csv" >> "$lines"
+	# a real edit, rebuilt with the LTRANS cache and booted
+	if edit_main && edit_rebuild virt lto "" && edit_boot virt; then r=ok; else failed=1 r=FAILED; fi
+	"$results" line "$r" "virt edit: rebuilt with the LTRANS cache, booted" >> "$lines"
+	unedit_main
+	# the image's copy of .config follows option changes through the cache
+	ikconfig virt || failed=1
+	"$results" tap < "$lines" > "$cache/kernel-check.log"
+	cat "$cache/kernel-check.log"
+	{
+		parity_table mps2 virt
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD check\`."
+	} | tee "$cache/parity.md"
+	return $failed
+}
+
+# kunit_py VARIANT: the kernel's own KUnit runner for ARM (QEMU virt)
+# with the project's suites; the lto variant adds the LTO options
+kunit_py() {
+	set -- run --arch=arm --cross_compile="$cross" --build_dir="$cache/kbuild/kunit-$1" \
+		--kunitconfig="$configs/kunit.config" --jobs="$jobs" --timeout=900 \
+		--make_options "CC=$kernel_cc" $([ "$1" = lto ] &&
+		echo "--make_options LD=${cross}lto-ld --kconfig_add CONFIG_LTO_GCC=y")
+	PATH=$cache/bin:$PATH "$tree/tools/testing/kunit/kunit.py" "$@"
+}
+
+# parity_value TARGET NAME: the verdict of one parity check of TARGET
+parity_value() {
+	awk -F, -v k="$2" '$1 == k {print $2}' "$cache/parity-$1.csv"
+}
+
+# parity_text TARGET NAME SED-SCRIPT: a figure from one check's output
+parity_text() {
+	sed -n "$3" "$cache/kbuild/$1-lto/parity-$2.txt" 2>/dev/null | paste -sd/ -
+}
+
+# parity_kunit TARGET WHICH: "P of T" KUnit tests of the reference or
+# the candidate kernel
+parity_kunit() {
+	parity_text "$1" kunit "s/^parity: kunit: $2: [0-9]* suites, \([0-9]*\) tests: \([0-9]*\) passed.*/\2 of \1/p"
+}
+
+# parity_table TARGETS: the markdown parity table from the checks' outputs
+parity_table() {
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | module loaded (virt) | kallsyms lookups right (virt) | kallsyms bytes/symbol (virt) | verdict |"
+	echo "|---|---|---|---|---|---|---|---|---|"
+	for t in "$@"; do
+		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
+		mod= ks= kb=
+		if [ "$t" = virt ]; then
+			mod="$(parity_value virt module-nolto) / $(parity_value virt module-lto)"
+			ks="$(parity_text virt kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text virt kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
+			kb=$(parity_text virt kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p')
+		fi
+		verdict=same
+		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
+		echo "| $t | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"
+	done
+}
