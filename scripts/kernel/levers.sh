@@ -118,22 +118,27 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # GCC's 3; ggc: WPA's garbage collector held back up to a 1 GiB heap;
 # icf: WPA without identical code folding),
 # each built beside the others (compiles through ccache) and then edited
-# ROUNDS (3) times in turns; the table of edit times (median), sizes and
-# the peak memory of the rebuild
+# ROUNDS (5) times in turns, after one edit not timed; the table of edit
+# times (median), sizes and the peak memory of the rebuild
 edit_levers() {
 	t=$1; shift
 	[ $# -gt 0 ] || set -- zstd1 ggc icf
-	measured="$*" variants="nolto lto" rounds=${ROUNDS:-3}
+	measured="$*" variants="nolto lto" rounds=${ROUNDS:-5}
 	for l in "$@"; do variants="$variants lto-$l"; done
 	for v in $variants; do
 		configure "$t" "$v"
 		kmake "$t" "$v" -j"$jobs" vmlinux
 		: > "$cache/kbuild/$t-$v/edit-times.txt"
 	done
-	for n in $(seq 1 "$rounds"); do
-		edit_nth "$n"
+	# (edits never made before, so that no cache answers a whole link;
+	# round 0 is not timed: the first edit after a build does more)
+	stamp=$(date +%s)
+	for n in $(seq 0 "$rounds"); do
+		edit_nth "$stamp-$n"
 		for v in $variants; do
-			run="/usr/bin/time -f %e,%M -a -o $cache/kbuild/$t-$v/edit-times.txt"
+			out=/dev/null
+			[ "$n" = 0 ] || out=$cache/kbuild/$t-$v/edit-times.txt
+			run="/usr/bin/time -f %e,%M -a -o $out"
 			kmake "$t" "$v" -j"$jobs" vmlinux || { run=; unedit_main; return 1; }
 			run=
 		done
@@ -162,7 +167,7 @@ edit_levers() {
 			echo "| $what | $w s | $ratio | $size | $(awk -v k="$m" 'BEGIN { printf "%.0f MiB", k / 1024 }') |"
 		done
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD edit-levers $t $measured\` ($(nproc) cores; builds through ccache, then $rounds edits, each rebuilt in every folder in turn with its LTRANS cache; \`size\` dec of vmlinux, bytes)."
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD edit-levers $t $measured\` ($(nproc) cores; builds through ccache, then one edit not timed and $rounds timed, each rebuilt in every folder in turn with its LTRANS cache; \`size\` dec of vmlinux, bytes)."
 	} > "$cache/edit-levers-$t.md"
 	cat "$cache/edit-levers-$t.md"
 	results_table "kernel-edit-levers-$t" "$cache/edit-levers-$t.md"
