@@ -333,6 +333,20 @@ static int finish_output(int rc, const char *output)
 	return tmp_output_commit(output);
 }
 
+/*
+ * A link that failed leaves no output, as GNU ld's (its
+ * unlink_if_ordinary): not the one from before, which a make would take
+ * for this link's.  A device (/dev/null) or FIFO is left alone.
+ */
+static void remove_failed_output(const char *output)
+{
+	struct stat st;
+
+	if (lstat(output, &st) == 0 && (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+	    unlink(output) == 0)
+		trace("the link failed: %s removed", output);
+}
+
 /* ---- the links ---- */
 
 /*
@@ -992,11 +1006,14 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 		goto out;
 	}
 	resolve_libraries(&cmd, tc);
-	rc = check_outputs(&cmd);
-	if (!rc)
-		rc = inputs_scan(&cmd, &info);
-	if (rc)
+	/* (an output that is an input is refused, and left alone) */
+	if (check_outputs(&cmd)) {
+		rc = 1;
 		goto out;
+	}
+	rc = inputs_scan(&cmd, &info);
+	if (rc)
+		goto failed;
 	if (!info.ir.any_ir && !info.any_lto_ld_thin) {
 		trace("no GCC IR in the inputs: running %s unchanged",
 		      tc->real_tool);
@@ -1012,6 +1029,9 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else {
 		rc = plugin_link(&cmd, tc, &info, LINK_FINAL, NULL);
 	}
+failed:
+	if (rc != 0)
+		remove_failed_output(cmd.output);
 out:
 	inputs_free(&info);
 	ld_cmdline_free(&cmd);
