@@ -26,6 +26,7 @@
 #include "tmp.h"
 #include "toolchain.h"
 #include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,10 +38,6 @@
 
 /* GCC's lto-min-partition (insns) for a whole-program ld -r */
 #define WHOLE_PROGRAM_MIN_PARTITION "2000"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 /* -l inputs need their files before they can be scanned. */
 static void resolve_libraries(struct ld_cmdline *cmd, struct toolchain *tc)
@@ -974,8 +971,7 @@ static int version_or_help(const struct ld_cmdline *cmd, struct toolchain *tc)
 	fflush(stdout);
 	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);
-	printf("lto-ld %s (GCC LTO for direct ld invocations)\n",
-	       PACKAGE_VERSION);
+	fputs(LTO_LD_VERSION_LINE, stdout);
 	return rc;
 }
 

@@ -11,19 +11,34 @@
 #include "tmp.h"
 #include "toolchain.h"
 #include "util.h"
+#include "version.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added. */
+/* -V or --version: ar, nm and ranlib all take both. */
+static bool is_version_option(const char *arg)
+{
+	return !strcmp(arg, "--version") || !strcmp(arg, "-V");
+}
+
+/*
+ * lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added.
+ * --version: the real tool's text, then lto-ld's line (as lto-ld's own
+ * after ld's), so lto-ld waits for it rather than becoming it.
+ */
 static int binutils_main(int argc, char **argv, struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
-	bool has_plugin = false;
+	bool has_plugin = false, version = false;
+	int rc;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--plugin") || starts_with(argv[i], "--plugin="))
 			has_plugin = true;
+		version = version || is_version_option(argv[i]);
+	}
 	strvec_push(&args, tc->real_tool);
 	if (!has_plugin) {
 		if (toolchain_find_lto(tc) == 0) {
@@ -36,9 +51,16 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 	}
 	for (int i = 1; i < argc; i++)
 		strvec_push(&args, argv[i]);
-	run_exec(args.v, NULL);
+	if (!version) {
+		run_exec(args.v, NULL);
+		strvec_clear(&args);
+		return 1;
+	}
+	fflush(stdout);
+	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);
-	return 1;
+	fputs(LTO_LD_VERSION_LINE, stdout);
+	return rc < 0 ? 1 : rc;
 }
 
 /*

@@ -60,7 +60,7 @@ grep -q -- '--gc-sections' help.txt && ok "lto-ld --help holds ld's options (--g
 
 # ---- lto-sizediff ----
 grep -E '^lto-sizediff \[' "$readme" | head -1 | names > readme-sd
-man_items "$man/lto-sizediff.1" OPTIONS | names | grep -vx -e --help -e -h > man-sd
+man_items "$man/lto-sizediff.1" OPTIONS | names | grep -vx -e --help -e -h -e --version > man-sd
 "$TOP_BUILDDIR/lto-sizediff" --help > sd-help.txt 2>&1
 grep '^  --' sd-help.txt | sed 's/^  //; s/ .*//' | names > help-sd
 same "lto-sizediff's options: README usage line = lto-sizediff.1" readme-sd man-sd
