@@ -858,41 +858,13 @@ static int by_use(const void *a, const void *b)
 	return (x->tv_nsec > y->tv_nsec) - (x->tv_nsec < y->tv_nsec);
 }
 
-/* The byte count in TEXT ("500M", "2G", "1048576"); 0 when malformed. */
-static uint64_t parse_size(const char *text)
-{
-	char *end;
-	unsigned long long n;
-	uint64_t unit = 1;
-
-	errno = 0;
-	n = strtoull(text, &end, 10);
-	if (errno || end == text)
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': unit = (uint64_t)1 << 10; end++; break;
-	case 'm': case 'M': unit = (uint64_t)1 << 20; end++; break;
-	case 'g': case 'G': unit = (uint64_t)1 << 30; end++; break;
-	}
-	if (*end || n > UINT64_MAX / unit)
-		return 0;
-	return (uint64_t)n * unit;
-}
-
 static uint64_t size_limit(void)
 {
-	const char *text = settings.cache_size;
-	uint64_t limit;
-
-	if (!text)
-		return DEFAULT_SIZE;
-	limit = parse_size(text);
-	if (!limit) {
-		warning("LTO_LD_CACHE_SIZE='%s' is not a size (like 500M or "
-			"2G): using 1G", text);
+	if (settings.cache_size_error) {
+		warning("%s: using 1G", settings.cache_size_error);
 		return DEFAULT_SIZE;
 	}
-	return limit;
+	return settings.cache_size ? settings.cache_size : DEFAULT_SIZE;
 }
 
 /* Every entry under DIR (the two-digit folders), temporary ones left by killed compiles removed. */

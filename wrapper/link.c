@@ -188,28 +188,20 @@ static char *makeflags_without_jobserver(void)
 	return out;
 }
 
+/* LTRANS's parallelism: LTO_LD_JOBS, else make's jobserver, else a job a CPU. */
 static int ltrans_jobs(char **flag)
 {
-	const char *env = settings.jobs;
-	long jobs;
-	char *end;
+	long jobs = settings.jobs;
 
-	if (have_jobserver() && !env) {
+	if (settings.jobs_error)
+		return error("%s", settings.jobs_error);
+	if (!jobs && have_jobserver()) {
 		*flag = xstrdup("-flto=jobserver");
 		return 0;
 	}
-	if (env) {
-		errno = 0;
-		jobs = strtol(env, &end, 10);
-		if (*end || jobs < 1 || jobs > 4096 || errno)
-			return error("LTO_LD_JOBS='%s': expected a number of "
-				     "jobs from 1 to 4096", env);
-	} else {
+	if (!jobs)
 		jobs = sysconf(_SC_NPROCESSORS_ONLN);
-		if (jobs < 1)
-			jobs = 1;
-	}
-	*flag = xasprintf("-flto=%ld", jobs);
+	*flag = xasprintf("-flto=%ld", jobs < 1 ? 1 : jobs);
 	return 0;
 }
 
@@ -735,11 +727,14 @@ static int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
 	return rc;
 }
 
+/* --lto-partial, else LTO_LD_PARTIAL, else fat. */
 static int partial_mode(const struct ld_cmdline *cmd, enum partial_mode *mode)
 {
 	*mode = cmd->partial;
-	if (*mode == PARTIAL_UNSET && settings.partial)
-		return partial_mode_parse(settings.partial, mode);
+	if (*mode == PARTIAL_UNSET && settings.partial_error)
+		return error("%s", settings.partial_error);
+	if (*mode == PARTIAL_UNSET)
+		*mode = settings.partial;
 	if (*mode == PARTIAL_UNSET)
 		*mode = PARTIAL_FAT;
 	return 0;
