@@ -88,6 +88,7 @@ int main(int argc, char **argv)
 
 	progname = base_name(argv[0]);
 	settings_read();
+	progname = toolchain_message_name(argv[0]);	/* (it reads COLLECT_GCC) */
 	run_install_signal_handlers();
 	/* lto-wrapper runs lto-ld as COLLECT_GCC for a link with a cache */
 	if (cache_ltrans_requested())
