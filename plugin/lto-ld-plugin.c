@@ -161,6 +161,8 @@ static struct {
 	char *symbols_path;
 	FILE *symbols;
 	bool reported;
+	/* what the whole-program policy did: made an IR definition internal, kept one */
+	bool internalized_any, kept_any;
 } self;
 
 /* ---- messages ---- */
@@ -339,12 +341,26 @@ static bool compiler_name(const char *name)
 	return false;
 }
 
-/* Once, when every symbol is read: the keep entries nothing matched. */
-static void report_unmatched(void)
+/*
+ * Once, when every symbol is read: the keep entries nothing matched, and
+ * a whole-program ld -r that kept nothing.  Whole-program keeps what
+ * native code, the entry (-e) or -u refer to, the keep set, asm and
+ * export names, the compiler's own; with none of these, every IR
+ * definition became internal and was dropped: an empty object, which
+ * is never what was meant.
+ */
+static void report_after_symbols(void)
 {
 	if (self.reported)
 		return;
 	self.reported = true;
+	if (self.internalized_any && !self.kept_any)
+		report(LDPL_WARNING, "--lto-whole-program: nothing was kept: "
+		       "no IR definition is referred to from outside the IR "
+		       "or named to keep, so all were made internal, and the "
+		       "output defines none; name what to keep with "
+		       "--lto-keep=FILE, --lto-keep-symbol=GLOB, -e SYMBOL "
+		       "(--entry) or -u SYMBOL");
 	for (size_t i = 0; i < self.nkeep; i++) {
 		const struct keep_entry *e = &self.keep[i];
 
@@ -611,6 +627,17 @@ static void list_symbol(const struct ld_plugin_symbol *s, int linker_res,
 	putc('\n', self.symbols);
 }
 
+/* After the policy: did S stay a definition other objects can see? */
+static void note_kept(const struct ld_plugin_symbol *s)
+{
+	if (s->resolution == LDPR_PREVAILING_DEF_IRONLY &&
+	    s->def != LDPK_UNDEF && s->def != LDPK_WEAKUNDEF)
+		self.internalized_any = true;
+	if (s->resolution == LDPR_PREVAILING_DEF ||
+	    s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP)
+		self.kept_any = true;
+}
+
 static void apply_policy(const void *handle, int nsyms,
 			 struct ld_plugin_symbol *syms)
 {
@@ -647,6 +674,8 @@ static void apply_policy(const void *handle, int nsyms,
 			   s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP) {
 			why = "weak";
 		}
+		if (policy)
+			note_kept(s);
 		if (list)
 			list_symbol(s, linker_res, why, candidate ? keep : NULL);
 	}
@@ -694,7 +723,7 @@ static enum ld_plugin_status all_symbols_read(void)
 
 	if (self.gcc_all_symbols_read)
 		st = self.gcc_all_symbols_read();
-	report_unmatched();
+	report_after_symbols();
 	if (self.symbols) {
 		int bad = ferror(self.symbols);
 
