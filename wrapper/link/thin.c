@@ -1,0 +1,54 @@
+#include "thin.h"
+#include "output.h"
+#include "../ldopts.h"
+#include "../thinar.h"
+#include "strvec.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Options a thin archive cannot carry: they take effect at the final link. */
+static bool harmless_in_thin(const char *opt)
+{
+	static const char *const ok[] = {
+		"-r", "-i", "--relocatable", "-relocatable", "-m", "-EL", "-EB",
+		"--whole-archive", "-whole-archive", "--no-whole-archive",
+		"-no-whole-archive", "--push-state", "--pop-state",
+		"--start-group", "--end-group", "-(", "-)", "-L",
+		"--library-path", "-plugin", "--plugin", "--sysroot",
+		"-nostdlib", "-Bstatic", "-Bdynamic", "-static", "-dn", "-dy",
+		"-g", "-O", "-flto", "-fuse-ld", "-s", "-S", "--strip",
+		"-x", "-X", "--discard",
+	};
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (starts_with(opt, ok[i]))
+			return true;
+	return false;
+}
+
+int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
+{
+	struct strvec members = STRVEC_INIT;
+	const char *out = prepare_output(cmd->output);
+	int rc;
+
+	if (!out)
+		return 1;
+	for (size_t i = 0; i < cmd->args.n; i++)
+		if (cmd->roles[i] == ROLE_OPTION && !harmless_in_thin(cmd->args.v[i]))
+			warning("--lto-partial=thin: '%s' does not apply to the "
+				"thin archive %s (it takes effect when the "
+				"archive is linked)", cmd->args.v[i], cmd->output);
+	for (size_t i = 0; i < cmd->ninputs; i++)
+		if (cmd->inputs[i].path)
+			strvec_push(&members, cmd->inputs[i].path);
+	if (!members.n) {
+		strvec_clear(&members);
+		return error("no input files");
+	}
+	rc = finish_output(thinar_write(tc, out, members.v), cmd->output);
+	strvec_clear(&members);
+	return rc;
+}
