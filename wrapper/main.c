@@ -3,7 +3,7 @@
  * several names: lto-ld, lto-ar, lto-nm, lto-ranlib, each optionally with a
  * target prefix (arm-linux-gnueabihf-lto-ld), and "ld" in a gcc -B directory.
  */
-#include "cache.h"
+#include "cache/ltrans.h"
 #include "link.h"
 #include "run.h"
 #include "settings.h"

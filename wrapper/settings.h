@@ -5,7 +5,7 @@
  * "set" means (lib/util.h): a variable set to "" is unset, and a flag is
  * on when set to anything but "0".  Values with a syntax (a mode, a
  * number, a size) are parsed here too, once.  The variables the LTRANS cache
- * passes to its own compiles (cache.c) and those of other programs' protocols
+ * passes to its own compiles (cache/ltrans.c) and those of other programs' protocols
  * (MAKEFLAGS, COLLECT_GCC_OPTIONS, TMPDIR) are not settings.
  */
 #ifndef LTO_LD_SETTINGS_H

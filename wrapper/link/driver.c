@@ -1,6 +1,6 @@
 #include "driver.h"
 #include "ltoenv.h"
-#include "../cache.h"
+#include "../cache/linkcache.h"
 #include "../ldopts.h"
 #include "../toolchain.h"
 #include "run.h"

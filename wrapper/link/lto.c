@@ -3,7 +3,7 @@
 #include "ldargs.h"
 #include "ltoenv.h"
 #include "output.h"
-#include "../cache.h"
+#include "../cache/linkcache.h"
 #include "../inputs.h"
 #include "../ldopts.h"
 #include "../post/debuganchors.h"

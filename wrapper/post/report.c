@@ -19,7 +19,7 @@
  *                   stripped output, -x, an output that is not a file)
  */
 #include "report.h"
-#include "../cache.h"
+#include "../cache/linkcache.h"
 #include "json.h"
 #include "debuganchors.h"
 #include "inputname.h"

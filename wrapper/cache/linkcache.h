@@ -10,8 +10,8 @@
  * assembler read for them (.incbin, .include), and are used only while
  * those files are unchanged.
  */
-#ifndef LTO_LD_CACHE_H
-#define LTO_LD_CACHE_H
+#ifndef LTO_LD_CACHE_LINKCACHE_H
+#define LTO_LD_CACHE_LINKCACHE_H
 
 #include "strvec.h"
 
@@ -71,11 +71,5 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
  * for the next link with the same key.
  */
 void cache_link_store(struct cache_link *link);
-
-/* True when this process was started by lto-wrapper as COLLECT_GCC. */
-bool cache_ltrans_requested(void);
-
-/* Run (or answer from the cache) what lto-wrapper asked gcc to do. */
-int cache_ltrans_main(int argc, char **argv);
 
 #endif
