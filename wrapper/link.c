@@ -16,8 +16,8 @@
 #include "link/driver.h"
 #include "link/ldargs.h"
 #include "link/lto.h"
-#include "link/output.h"
 #include "link/partial.h"
+#include "output.h"
 #include "run.h"
 #include "settings.h"
 #include "strvec.h"
@@ -222,7 +222,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	}
 failed:
 	if (rc != 0)
-		remove_failed_output(cmd.output);
+		output_remove_failed(cmd.output);
 out:
 	inputs_free(&info);
 	ld_cmdline_free(&cmd);

@@ -2,7 +2,7 @@
 #include "fat.h"
 #include "ldargs.h"
 #include "ltoenv.h"
-#include "output.h"
+#include "../output.h"
 #include "../cache/linkcache.h"
 #include "../inputs.h"
 #include "../ldopts.h"
@@ -197,7 +197,7 @@ int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	bool report_done = false;
 	int rc;
 
-	out = prepare_output(cmd->output);
+	out = output_prepare(cmd->output, "");
 	if (!out)
 		return 1;
 	/* a fat output is written from the native one and the IR */
@@ -218,7 +218,7 @@ int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	}
 	free(cc_plugin);
 	if (cmd->report) {
-		report_to = report_prepare(cmd);
+		report_to = output_prepare(cmd->report, "the report ");
 		if (!report_to) {
 			rc = 1;
 			goto done;
@@ -249,7 +249,7 @@ int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		rc = tmp_output_commit(cmd->report);
 		report_done = rc == 0;
 	}
-	rc = finish_output(rc, cmd->output);
+	rc = output_finish(rc, cmd->output);
 	/* no output: no report of it (one written in place cannot be taken back) */
 	if (rc != 0 && report_done && report_to != cmd->report)
 		unlink(cmd->report);

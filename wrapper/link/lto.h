@@ -6,17 +6,12 @@
 #ifndef LTO_LD_LINK_LTO_H
 #define LTO_LD_LINK_LTO_H
 
+#include "../output.h"
+
 struct cache_link;
 struct inputs_info;
 struct ld_cmdline;
 struct toolchain;
-
-/* What a link with LTO writes (GCC's -flinker-output). */
-enum link_kind {
-	LINK_FINAL,		/* an executable or shared library */
-	LINK_NATIVE_REL,	/* ld -r: native code (nolto-rel) */
-	LINK_IR_REL,		/* ld -r: one merged IR object (rel) */
-};
 
 /* The files the plugin reads and writes for one LTO link (each may be NULL). */
 struct plugin_files {

@@ -1,12 +1,17 @@
 #include "thin.h"
-#include "output.h"
+#include "../output.h"
 #include "../ldopts.h"
 #include "../thinar.h"
 #include "strvec.h"
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Options a thin archive cannot carry: they take effect at the final link. */
 static bool harmless_in_thin(const char *opt)
@@ -28,13 +33,35 @@ static bool harmless_in_thin(const char *opt)
 	return false;
 }
 
+/*
+ * A symbolic link handed over in place (output.h) is replaced, as ld
+ * replaces one: a thin archive names its members from where it is, so
+ * it must be at the name given, not where the link leads.  0, or 1
+ * after an error.
+ */
+static int replace_link(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+		return 0;
+	if (unlink(path) != 0)
+		return error("cannot write %s: %s", path, strerror(errno));
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return error("cannot write %s: %s", path, strerror(errno));
+	close(fd);
+	return 0;
+}
+
 int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
 {
 	struct strvec members = STRVEC_INIT;
-	const char *out = prepare_output(cmd->output);
+	const char *out = output_prepare(cmd->output, "");
 	int rc;
 
-	if (!out)
+	if (!out || (out == cmd->output && replace_link(out)))
 		return 1;
 	for (size_t i = 0; i < cmd->args.n; i++)
 		if (cmd->roles[i] == ROLE_OPTION && !harmless_in_thin(cmd->args.v[i]))
@@ -48,7 +75,7 @@ int thin_link(const struct ld_cmdline *cmd, struct toolchain *tc)
 		strvec_clear(&members);
 		return error("no input files");
 	}
-	rc = finish_output(thinar_write(tc, out, members.v), cmd->output);
+	rc = output_finish(thinar_write(tc, out, members.v), cmd->output);
 	strvec_clear(&members);
 	return rc;
 }
