@@ -143,7 +143,7 @@ int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	/* lto-wrapper's and LTRANS's temporary files go to our directory. */
 	strvec_pushf(&settings, "TMPDIR=%s", tmp_dir());
 	/* the compiler plugin drops the other exports in the LTO step */
-	strvec_pushf(&settings, "LTO_LD_EXPORTS=%s",
+	strvec_pushf(&settings, EXPORTS_CHANNEL "=%s",
 		     files->exports ? files->exports : "");
 	free(options);
 	/* the link cache: the same inputs as a cached link, its outputs */

@@ -7,6 +7,13 @@
 
 #include "lto.h"
 
+/*
+ * lto-ld's channel to its compiler plugin in the LTO step
+ * (gcc-plugin/asm-names.cc): the list of exports to keep.  Only lto-ld
+ * sets it (empty: keep them all); the user's setting is LTO_LD_EXPORTS.
+ */
+#define EXPORTS_CHANNEL "LTO_LD_INTERNAL_EXPORTS_FILE"
+
 struct ld_cmdline;
 struct toolchain;
 
