@@ -58,6 +58,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "../lib/namelist.h"
+
 /* lto-ld's channel to this plugin (wrapper/link/ltoenv.h): the exports to keep */
 #define EXPORTS_CHANNEL "LTO_LD_INTERNAL_EXPORTS_FILE"
 
@@ -488,34 +490,31 @@ static void write_extern_asm_names(void *gcc_data, void *user_data)
 
 /* ---- the LTO step: exports --lto-exports=FILE leaves out ---- */
 
-/*
- * The names of FILE, one a line ('#' to the end of a line is a comment),
- * as lto-ld's linker plugin reads them; any line length.
- */
+static void add_kept(const char *name, unsigned line, void *ctx)
+{
+	(void)line;
+	static_cast<std::unordered_set<std::string> *>(ctx)->emplace(name);
+}
+
+/* The exports lto-ld keeps, from PATH (lib/namelist.h); false after an error. */
 static bool read_kept_exports(const char *path,
 			      std::unordered_set<std::string> *kept)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	long rc;
 
 	if (!f) {
 		error("lto-ld: %s: cannot read the list of exports to keep", path);
 		return false;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		size_t len = strcspn(line, "#\r\n");
-		size_t b = strspn(line, " \t");
-
-		while (len > b && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			len--;
-		if (len > b)
-			kept->emplace(line + b, len - b);
-	}
-	free(line);
+	rc = namelist_read(f, add_kept, kept);
 	fclose(f);
-	return true;
+	if (rc > 0)
+		error("lto-ld: %s:%ld: NUL byte in the list of exports to keep",
+		      path, rc);
+	else if (rc < 0)
+		error("lto-ld: %s: cannot read the list of exports to keep", path);
+	return rc == 0;
 }
 
 /* LIST without the attribute NAME; LIST itself is shared, not changed. */

@@ -66,6 +66,7 @@
 #include <plugin-api.h>
 
 #include "elf.h"
+#include "namelist.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -218,55 +219,42 @@ static void keep_add(const char *glob, const char *file, unsigned line)
 	e->matched = false;
 }
 
+/* A name list's entry: its name, file and line, to the list's own ADD. */
+struct name_lines {
+	const char *path;
+	void (*add)(const char *, const char *, unsigned);
+};
+
+static void name_line(const char *name, unsigned line, void *ctx)
+{
+	const struct name_lines *lines = ctx;
+
+	lines->add(name, lines->path, line);
+}
+
 /*
- * A keep file: one name or glob a line, '#' starts a comment, blanks
- * around are ignored; CRLF and a missing final newline are fine, a line
- * of any length is read whole, a NUL byte is an error naming the line.
- */
-/*
- * Each name of the text file PATH (WHAT it is, for messages): one a line,
- * blanks around it and '#' to the end of the line ignored; any line
- * length, CRLF or not, a last line without a newline; a NUL byte is an
- * error naming the file and line.  ADD gets the name, PATH and the line.
+ * Each name of the list PATH (WHAT it is, for messages), in the format
+ * of lib/namelist.h, to ADD with PATH and its line.  0, or -1 after a
+ * fatal message naming PATH (and the line of a NUL byte).
  */
 static int read_name_lines(const char *path, const char *what,
 			   void (*add)(const char *, const char *, unsigned))
 {
+	struct name_lines lines = { path, add };
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	unsigned lineno = 0;
-	int rc = 0;
+	long rc;
 
 	if (!f) {
 		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
 		return -1;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		size_t len;
-
-		lineno++;
-		if (memchr(line, '\0', (size_t)got)) {
-			report(LDPL_FATAL, "%s:%u: NUL byte in the %s",
-			       path, lineno, what);
-			rc = -1;
-			break;
-		}
-		len = strcspn(line, "\r\n#");
-		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			len--;
-		line[len] = '\0';
-		if (len)
-			add(line + strspn(line, " \t"), path, lineno);
-	}
-	if (rc == 0 && ferror(f)) {
-		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
-		rc = -1;
-	}
-	free(line);
+	rc = namelist_read(f, name_line, &lines);
 	fclose(f);
-	return rc;
+	if (rc > 0)
+		report(LDPL_FATAL, "%s:%ld: NUL byte in the %s", path, rc, what);
+	else if (rc < 0)
+		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
+	return rc ? -1 : 0;
 }
 
 static int keep_file(const char *path)

@@ -45,4 +45,15 @@ LTO_LD_EXPORTS=none.txt gcc -O2 -flto -fplugin="$plugin" -r -nostdlib -flinker-o
 [ -z "$(entries wp.o)" ] && ok "--lto-exports still reaches the plugin, through lto-ld's channel" ||
 	not_ok "--lto-exports still reaches the plugin, through lto-ld's channel ($(entries wp.o))"
 
+# one reader of the name-list format for both plugins: a NUL byte in the
+# list of exports is an error naming the line in the compiler plugin too
+# (its channel set by hand here, as lto-ld sets it)
+printf 'other\nexported\000\n' > nul.txt
+check_fails "a NUL byte in the list of exports: the compiler plugin names file and line" \
+	"nul.txt:2: NUL byte in the list of exports" \
+	env LTO_LD_INTERNAL_EXPORTS_FILE=nul.txt gcc -O2 -flto -fplugin="$plugin" -r -nostdlib \
+	-flinker-output=nolto-rel -o nul.o lib.o main.o
+check_fails "...and in the linker plugin, as a keep file's" "nul.txt:2: NUL byte in the list of exports" \
+	"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=main --lto-exports=nul.txt -o wp.o lib.o main.o
+
 done_testing
