@@ -8,9 +8,9 @@
 write_seed_sources
 mkdir gccdir && ln -s "$LTO_LD" gccdir/ld
 
-# route PREFIX NAME: the two checks with ${PREFIX}gcc
+# route PREFIX: the two checks with ${PREFIX}gcc
 route() {
-	prefix=$1 name=$2 cc=${1}gcc
+	prefix=$1 name=${1:-host} cc=${1}gcc
 	mkdir "$name" && cd "$name" || return
 	for f in foo bar main; do "$cc" -O2 -flto -c "../$f.c" -o "$f.o"; done
 
@@ -27,11 +27,8 @@ route() {
 	cd ..
 }
 
-route "" host
-if have arm-linux-gnueabihf-gcc; then
-	route arm-linux-gnueabihf- arm
-else
-	missing arm-linux-gnueabihf-gcc
-fi
+for prefix in "" arm-linux-gnueabihf-; do
+	if have "${prefix}gcc"; then route "$prefix"; else missing "${prefix}gcc"; fi
+done
 
 done_testing
