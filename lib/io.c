@@ -36,3 +36,19 @@ bool pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	}
 	return true;
 }
+
+bool write_full(int fd, const void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t put = write(fd, (const char *)buf + done, len - done);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0)
+			return false;
+		done += (size_t)put;
+	}
+	return true;
+}

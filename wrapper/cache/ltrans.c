@@ -3,6 +3,7 @@
 #include "store.h"
 #include "../asmdeps.h"
 #include "../ldopts.h"
+#include "io.h"
 #include "run.h"
 #include "strvec.h"
 #include "tmp.h"
@@ -86,7 +87,7 @@ static void log_text(const char *text)
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	(void)write_all(fd, text, strlen(text));	/* a lost line loses a count */
+	(void)write_full(fd, text, strlen(text));	/* a lost line loses a count */
 	close(fd);
 }
 

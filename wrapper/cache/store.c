@@ -39,23 +39,6 @@ static uint64_t get_u64(const unsigned char *p)
 	return v;
 }
 
-bool write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len > 0) {
-		ssize_t done = write(fd, p, len);
-
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done <= 0)
-			return false;
-		p += done;
-		len -= (size_t)done;
-	}
-	return true;
-}
-
 /*
  * Copy LEN bytes from IN (at its position) to OUT, hashing them into H.
  * False on a read or write error (errno set) or a short file.
@@ -75,7 +58,7 @@ static bool copy_hashed(int in, int out, uint64_t len, struct sha256 *h)
 				errno = EIO;
 			return false;
 		}
-		if (!write_all(out, buf, (size_t)got))
+		if (!write_full(out, buf, (size_t)got))
 			return false;
 		sha256_update(h, buf, (size_t)got);
 		len -= (uint64_t)got;
@@ -204,8 +187,8 @@ int store_entry(const char *entry, const unsigned char *key,
 	sha256_init(&h);
 	sha256_update(&h, deps, deps_len);
 	if (fchmod(out, entry_mode(st.st_mode)) != 0 ||
-	    !write_all(out, header, sizeof(header)) ||
-	    !write_all(out, deps, deps_len) ||
+	    !write_full(out, header, sizeof(header)) ||
+	    !write_full(out, deps, deps_len) ||
 	    !copy_hashed(in, out, (uint64_t)st.st_size, &h))
 		goto done;
 	sha256_final(&h, digest);

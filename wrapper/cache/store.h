@@ -15,9 +15,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* All of BUF to FD, through short writes and EINTR; false on failure (errno). */
-bool write_all(int fd, const void *buf, size_t len);
-
 enum fetch { FETCH_MISS, FETCH_HIT, FETCH_CORRUPT, FETCH_STALE };
 
 /*
