@@ -104,12 +104,6 @@ static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 
 	if (driver_lto) {
 		trace("the caller loaded the LTO plugin: it runs LTO");
-		/* (the report is read from lto-ld's plugin, not in this chain) */
-		if (cmd->report)
-			warning("%s: LTO report not written: in the gcc -B route "
-				"the gcc driver's LTO plugin runs LTO, not lto-ld; "
-				"lto-ld reports the links it runs LTO for (lto-ld "
-				"called directly, ld -r included)", cmd->report);
 		if (driver_lto_options(cmd))
 			return 1;
 	}

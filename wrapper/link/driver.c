@@ -29,7 +29,8 @@ static int driver_add_option(const char *opt)
  * The gcc driver's LTO link (gcc -B route): unless its options already
  * choose (-flto=N, jobserver, auto), LTRANS runs in parallel, as in
  * lto-ld's own links; GCC 12 would compile the partitions one by one.
- * With a cache, the partitions are named as in lto-ld's own links.
+ * With a cache, the partitions are named as in lto-ld's own links.  What
+ * only lto-ld's own LTO does (a report) is said not to happen.
  */
 int driver_lto_options(const struct ld_cmdline *cmd)
 {
@@ -37,6 +38,12 @@ int driver_lto_options(const struct ld_cmdline *cmd)
 	char *jobs_flag;
 	int rc = 0;
 
+	/* (the report is read from lto-ld's plugin, not in this chain) */
+	if (cmd->report)
+		warning("%s: LTO report not written: in the gcc -B route "
+			"the gcc driver's LTO plugin runs LTO, not lto-ld; "
+			"lto-ld reports the links it runs LTO for (lto-ld "
+			"called directly, ld -r included)", cmd->report);
 	if (!opts)
 		return 0;
 	if (!strstr(opts, "'-flto=")) {

@@ -10,7 +10,10 @@ struct ld_cmdline;
 struct strvec;
 struct toolchain;
 
-/* The driver's LTO options (COLLECT_GCC_OPTIONS).  0, or 1 after an error. */
+/*
+ * The driver's LTO options (COLLECT_GCC_OPTIONS), and a warning for what
+ * only lto-ld's own LTO does.  0, or 1 after an error.
+ */
 int driver_lto_options(const struct ld_cmdline *cmd);
 
 /* Run ARGV, the real ld, with the driver's LTRANS compiles through the cache. */
