@@ -9,6 +9,9 @@
  * neither WPA nor LTRANS runs.  Both kinds of entry keep the files the
  * assembler read for them (.incbin, .include), and are used only while
  * those files are unchanged.
+ * Here: one link's use of the cache.  The LTRANS compiles lto-wrapper
+ * runs through lto-ld are ltrans.h's; what an entry is filed under,
+ * key.h's; the entries on disk, store.h's.
  */
 #ifndef LTO_LD_CACHE_LINKCACHE_H
 #define LTO_LD_CACHE_LINKCACHE_H
