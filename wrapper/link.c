@@ -108,7 +108,7 @@ static int plain_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 			return 1;
 	}
 	strvec_push(&argv, tc->real_tool);
-	push_link_args(&argv, cmd, info, true);
+	ldargs_push(&argv, cmd, info, true);
 	if (driver_lto && cmd->cache)
 		rc = driver_cached_link(cmd, tc, &argv);
 	else
@@ -212,7 +212,7 @@ int link_main(int argc, char **argv, struct toolchain *tc)
 	} else if (cmd.relocatable) {
 		rc = partial_link(&cmd, tc, &info);
 	} else {
-		rc = plugin_link(&cmd, tc, &info, LINK_FINAL, NULL);
+		rc = lto_link(&cmd, tc, &info, LINK_FINAL, NULL);
 	}
 failed:
 	if (rc != 0)

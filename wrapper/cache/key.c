@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void hash_text(struct sha256 *h, const char *s)
+void key_text(struct sha256 *h, const char *s)
 {
 	sha256_update(h, s, strlen(s) + 1);
 }
 
-void hash_number(struct sha256 *h, uint64_t v)
+void key_number(struct sha256 *h, uint64_t v)
 {
 	unsigned char b[8];
 
@@ -31,7 +31,7 @@ void hash_number(struct sha256 *h, uint64_t v)
  * -dumpdir with their arguments, WPA's -fltrans-output-list and
  * -fresolution, and anything in TMPDIR.
  */
-int temporary_names(char *const *args, size_t n, size_t i,
+int key_temporary_names(char *const *args, size_t n, size_t i,
 			   const char *tmpdir)
 {
 	const char *a = args[i];
@@ -72,10 +72,10 @@ static void hash_options_record(struct sha256 *h, const char *text, size_t len,
 		start = i + 1;
 	}
 	for (size_t i = 0; i < opts.n;) {
-		int skip = temporary_names(opts.v, opts.n, i, tmpdir);
+		int skip = key_temporary_names(opts.v, opts.n, i, tmpdir);
 
 		if (!skip)
-			hash_text(h, opts.v[i]);
+			key_text(h, opts.v[i]);
 		i += skip ? (size_t)skip : 1;
 	}
 	strvec_clear(&opts);
@@ -113,15 +113,15 @@ static int hash_section(const struct scan_section *sec, void *data)
 	bool got;
 
 	hash_section_name(p->h, sec->name);
-	hash_number(p->h, sec->type);
-	hash_number(p->h, sec->flags);
+	key_number(p->h, sec->type);
+	key_number(p->h, sec->flags);
 	/* (the section names themselves: each is hashed above, as it reads) */
 	if (!strcmp(sec->name, ".shstrtab"))
 		return 0;
 	if (sec->type == 8)	/* SHT_NOBITS: a size, no bytes */
-		return hash_number(p->h, sec->size), 0;
+		return key_number(p->h, sec->size), 0;
 	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
-		hash_number(p->h, sec->size);
+		key_number(p->h, sec->size);
 		return sha256_update_fd(p->h, p->fd, sec->offset, sec->size);
 	}
 	text = xmalloc((size_t)sec->size + 1);
@@ -134,7 +134,7 @@ static int hash_section(const struct scan_section *sec, void *data)
 }
 
 /* An ELF object by its sections (see hash_section). */
-int hash_object(struct sha256 *h, const char *path, const char *tmpdir)
+int key_object(struct sha256 *h, const char *path, const char *tmpdir)
 {
 	struct partition_hash p = { h, open(path, O_RDONLY | O_CLOEXEC), tmpdir };
 	int rc;
@@ -150,7 +150,7 @@ int hash_object(struct sha256 *h, const char *path, const char *tmpdir)
  * argument), by its contents: the compile may read it.  -1 when a
  * plugin cannot be read.
  */
-int hash_option_file(struct sha256 *h, const char *option)
+int key_option_file(struct sha256 *h, const char *option)
 {
 	const char *eq = strrchr(option, '=');
 	struct stat st;

@@ -26,22 +26,22 @@
 #include <stdint.h>
 
 /* S with its NUL: one string can never run into the next. */
-void hash_text(struct sha256 *h, const char *s);
-void hash_number(struct sha256 *h, uint64_t v);
+void key_text(struct sha256 *h, const char *s);
+void key_number(struct sha256 *h, uint64_t v);
 
 /*
  * How many of the options from ARGS[I] on name this link's temporary
  * files rather than say how to compile (0: none).
  */
-int temporary_names(char *const *args, size_t n, size_t i, const char *tmpdir);
+int key_temporary_names(char *const *args, size_t n, size_t i, const char *tmpdir);
 
 /* An ELF object by its sections, GCC's random section names left out. */
-int hash_object(struct sha256 *h, const char *path, const char *tmpdir);
+int key_object(struct sha256 *h, const char *path, const char *tmpdir);
 
 /*
  * The file an option names after its last '=' by its contents; -1 when
  * a plugin cannot be read.
  */
-int hash_option_file(struct sha256 *h, const char *option);
+int key_option_file(struct sha256 *h, const char *option);
 
 #endif

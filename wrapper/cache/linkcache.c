@@ -24,12 +24,12 @@ static void hash_program(struct sha256 *h, const char *path)
 {
 	struct stat st;
 
-	hash_text(h, path ? path : "");
+	key_text(h, path ? path : "");
 	if (!path || stat(path, &st) != 0)
 		return;
-	hash_number(h, (uint64_t)st.st_size);
-	hash_number(h, (uint64_t)st.st_mtim.tv_sec);
-	hash_number(h, (uint64_t)st.st_mtim.tv_nsec);
+	key_number(h, (uint64_t)st.st_size);
+	key_number(h, (uint64_t)st.st_mtim.tv_sec);
+	key_number(h, (uint64_t)st.st_mtim.tv_nsec);
 }
 
 static const char *const gcc_environment[] = {
@@ -49,8 +49,8 @@ static char *compiler_identity(struct toolchain *tc, const char *cc,
 	struct sha256 h;
 
 	sha256_init(&h);
-	hash_number(&h, (uint64_t)toolchain_gcc_major(tc));
-	hash_text(&h, toolchain_machine(tc) ? toolchain_machine(tc) : "");
+	key_number(&h, (uint64_t)toolchain_gcc_major(tc));
+	key_text(&h, toolchain_machine(tc) ? toolchain_machine(tc) : "");
 	hash_program(&h, self);
 	hash_program(&h, cc);
 	hash_program(&h, tc->lto_wrapper);
@@ -66,8 +66,8 @@ static char *compiler_identity(struct toolchain *tc, const char *cc,
 	for (size_t i = 0; i < sizeof(gcc_environment) / sizeof(gcc_environment[0]); i++) {
 		const char *value = getenv(gcc_environment[i]);
 
-		hash_text(&h, gcc_environment[i]);
-		hash_text(&h, value ? value : "\x01unset");
+		key_text(&h, gcc_environment[i]);
+		key_text(&h, value ? value : "\x01unset");
 	}
 	sha256_final(&h, digest);
 	sha256_hex(digest, hex);
@@ -272,7 +272,7 @@ void cache_link_end(struct cache_link *link)
 		      "replaced), %u of the misses for files the assembler "
 		      "reads", link->dir, link->hits, link->misses,
 		      link->corrupt, link->stale);
-	trim(link->dir);
+	store_trim(link->dir);
 }
 
 void cache_link_free(struct cache_link *link)
@@ -320,8 +320,8 @@ static int hash_member(const struct scan_object *obj, void *data)
 
 	if (!obj->in_thin_archive || obj->member)
 		return -1;
-	hash_text(lh->h, obj->path);
-	return hash_object(lh->h, obj->path, lh->tmpdir) ? -1 : 0;
+	key_text(lh->h, obj->path);
+	return key_object(lh->h, obj->path, lh->tmpdir) ? -1 : 0;
 }
 
 /* Linker script words that read other files. */
@@ -353,7 +353,7 @@ static int hash_named_file(struct sha256 *h, const char *token, const char *tmpd
 	if (!*path || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	if (is_relocatable(path))
-		return hash_object(h, path, tmpdir);
+		return key_object(h, path, tmpdir);
 	if (scan_file_kind(path, &info) != 0)
 		return -1;
 	/*
@@ -378,9 +378,9 @@ static int link_key(struct cache_link *link, char *const *argv,
 	if (!tmpdir || !getcwd(cwd, sizeof(cwd)))
 		return -1;
 	sha256_init(&h);
-	hash_text(&h, "lto-ld link 2");
-	hash_text(&h, link->compiler);
-	hash_text(&h, cwd);
+	key_text(&h, "lto-ld link 2");
+	key_text(&h, link->compiler);
+	key_text(&h, cwd);
 	for (size_t i = 0; argv[i]; i++) {
 		const char *a = argv[i];
 
@@ -392,7 +392,7 @@ static int link_key(struct cache_link *link, char *const *argv,
 			continue;
 		if ((a[0] == '-' && a[1] == 'l') || starts_with(a, "--library") || a[0] == '@')
 			return -1;	/* a library search: not followed here */
-		hash_text(&h, a);
+		key_text(&h, a);
 		if (hash_named_file(&h, a, tmpdir))
 			return -1;
 	}
@@ -402,7 +402,7 @@ static int link_key(struct cache_link *link, char *const *argv,
 		if (starts_with(s, "MAKEFLAGS=") || starts_with(s, "TMPDIR=") ||
 		    strstr(s, tmpdir))
 			continue;
-		hash_text(&h, s);
+		key_text(&h, s);
 		if (hash_named_file(&h, s, tmpdir))
 			return -1;
 	}
@@ -418,7 +418,7 @@ static void output_key(const struct cache_link *link, size_t i,
 
 	sha256_init(&h);
 	sha256_update(&h, link->key, SHA256_LEN);
-	hash_number(&h, i);
+	key_number(&h, i);
 	sha256_final(&h, key);
 }
 
@@ -444,7 +444,7 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
 
 		output_key(link, i, key);
 		entry = entry_path(link->dir, key);
-		hit = fetch_entry(entry, key, outputs[i], &deps, &why) == FETCH_HIT;
+		hit = entry_fetch(entry, key, outputs[i], &deps, &why) == FETCH_HIT;
 		if (why)
 			trace("LTO cache %s: %s: the cached link is stale",
 			      link->dir, why);
@@ -490,7 +490,7 @@ void cache_link_store(struct cache_link *link)
 
 		output_key(link, i, key);
 		entry = entry_path(link->dir, key);
-		if (store_entry(entry, key, link->deps, outputs[i]) != 0 &&
+		if (entry_store(entry, key, link->deps, outputs[i]) != 0 &&
 		    !link->stores_failed++)
 			warning("LTO cache %s: the link's outputs not stored: %s",
 				link->dir, strerror(errno));

@@ -54,11 +54,11 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -1;
 	sha256_init(&h);
-	hash_text(&h, "lto-ld LTRANS 2");
-	hash_text(&h, compiler ? compiler : "");
-	hash_text(&h, cwd);
+	key_text(&h, "lto-ld LTRANS 2");
+	key_text(&h, compiler ? compiler : "");
+	key_text(&h, cwd);
 	for (int i = 1; i < argc; i++) {
-		int skip = temporary_names(argv, (size_t)argc, (size_t)i, tmpdir);
+		int skip = key_temporary_names(argv, (size_t)argc, (size_t)i, tmpdir);
 
 		if (skip) {
 			i += skip - 1;
@@ -66,11 +66,11 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		}
 		if (i == cmd->input)
 			continue;
-		hash_text(&h, argv[i]);
-		if (hash_option_file(&h, argv[i]))
+		key_text(&h, argv[i]);
+		if (key_option_file(&h, argv[i]))
 			return -1;
 	}
-	if (hash_object(&h, argv[cmd->input], tmpdir))
+	if (key_object(&h, argv[cmd->input], tmpdir))
 		return -1;
 	sha256_final(&h, key);
 	return 0;
@@ -230,7 +230,7 @@ int cache_ltrans_main(int argc, char **argv)
 		return 1;
 	}
 	entry = entry_path(dir, key);
-	switch (fetch_entry(entry, key, cmd.output, &deps, &why)) {
+	switch (entry_fetch(entry, key, cmd.output, &deps, &why)) {
 	case FETCH_HIT:
 		log_deps(deps);
 		log_line("hit", NULL);
@@ -254,7 +254,7 @@ int cache_ltrans_main(int argc, char **argv)
 		log_line("miss", NULL);
 		if (!deps)
 			log_line("uncached", why);
-		else if (store_entry(entry, key, deps, cmd.output) != 0)
+		else if (entry_store(entry, key, deps, cmd.output) != 0)
 			log_line("unstored", strerror(errno));
 		if (deps)
 			log_deps(deps);

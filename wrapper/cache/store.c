@@ -90,7 +90,7 @@ static bool read_deps(int in, uint64_t len, struct sha256 *h, char **deps)
  * held.  *DEPS gets their list on a hit (malloc'd), *WHY (malloc'd) the
  * file that changed for FETCH_STALE.
  */
-enum fetch fetch_entry(const char *entry, const unsigned char *key,
+enum fetch entry_fetch(const char *entry, const unsigned char *key,
 			      const char *output, char **deps, char **why)
 {
 	unsigned char header[ENTRY_HEADER], digest[SHA256_LEN];
@@ -162,7 +162,7 @@ static mode_t entry_mode(mode_t object_mode)
  * Store OBJECT as ENTRY, with DEPS, the list of the files the assembler
  * read for it.  0, or -1 with errno set.
  */
-int store_entry(const char *entry, const unsigned char *key,
+int entry_store(const char *entry, const unsigned char *key,
 		       const char *deps, const char *object)
 {
 	unsigned char header[ENTRY_HEADER] = { 0 }, digest[SHA256_LEN];
@@ -293,7 +293,7 @@ static void list_entries(const char *dir, struct cached_file **files, size_t *n,
 		closedir(top);
 }
 
-void trim(const char *dir)
+void store_trim(const char *dir)
 {
 	uint64_t limit = size_limit(), total = 0;
 	struct cached_file *files = NULL;

@@ -23,20 +23,20 @@ enum fetch { FETCH_MISS, FETCH_HIT, FETCH_CORRUPT, FETCH_STALE };
  * held.  *DEPS gets their list on a hit (malloc'd), *WHY (malloc'd) the
  * file that changed for FETCH_STALE.
  */
-enum fetch fetch_entry(const char *entry, const unsigned char *key,
+enum fetch entry_fetch(const char *entry, const unsigned char *key,
 		       const char *output, char **deps, char **why);
 
 /*
  * Store OBJECT as ENTRY, with DEPS, the list of the files the assembler
  * read for it.  0, or -1 with errno set.
  */
-int store_entry(const char *entry, const unsigned char *key,
+int entry_store(const char *entry, const unsigned char *key,
 		const char *deps, const char *object);
 
 /* The entry for KEY in the cache DIR. */
 char *entry_path(const char *dir, const unsigned char key[SHA256_LEN]);
 
 /* Keep DIR within LTO_LD_CACHE_SIZE: the entries used longest ago go first. */
-void trim(const char *dir);
+void store_trim(const char *dir);
 
 #endif

@@ -47,7 +47,7 @@ int driver_lto_options(const struct ld_cmdline *cmd)
 	if (!opts)
 		return 0;
 	if (!strstr(opts, "'-flto=")) {
-		if (ltrans_jobs(&jobs_flag))
+		if (ltoenv_jobs(&jobs_flag))
 			return 1;
 		rc = driver_add_option(jobs_flag);
 		free(jobs_flag);

@@ -54,7 +54,7 @@ static int mark_fat(const char *path)
  * the __gnu_lto_slim symbol): ld without the plugin would take the file
  * for IR only.
  */
-int add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
+int fat_add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
 		       const char *native, const char *ir, const char *out)
 {
 	struct strvec argv = STRVEC_INIT;

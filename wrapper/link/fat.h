@@ -9,7 +9,7 @@ struct toolchain;
  * OUT gets the native object NATIVE and the merged IR object IR, as
  * -ffat-lto-objects gives one object both.  0, or 1 after an error.
  */
-int add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
+int fat_add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
 		const char *native, const char *ir, const char *out);
 
 #endif

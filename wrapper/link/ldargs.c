@@ -8,7 +8,7 @@
  * archives not already under --whole-archive wrapped so that every member
  * is linked.
  */
-void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
+void ldargs_push(struct strvec *out, const struct ld_cmdline *cmd,
 			   const struct inputs_info *info, bool keep_output)
 {
 	size_t next_input = 0;

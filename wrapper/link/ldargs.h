@@ -12,7 +12,7 @@ struct strvec;
  * Append CMD's arguments to OUT (without -o unless KEEP_OUTPUT), lto-ld
  * thin archives not already under --whole-archive wrapped in it.
  */
-void push_link_args(struct strvec *out, const struct ld_cmdline *cmd,
+void ldargs_push(struct strvec *out, const struct ld_cmdline *cmd,
 		    const struct inputs_info *info, bool keep_output);
 
 #endif

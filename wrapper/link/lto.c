@@ -96,7 +96,7 @@ static int finish_partial(const struct ld_cmdline *cmd,
  * output kind is known.  With CACHE_USED, the link's use of the cache is
  * the caller's: it stores the outputs once it has finished them.
  */
-int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
+int lto_run(const struct ld_cmdline *cmd, struct toolchain *tc,
 		   const struct inputs_info *info, enum link_kind kind,
 		   const char *out, const struct plugin_files *files,
 		   struct cache_link *cache_used)
@@ -108,7 +108,7 @@ int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	int rc = 1;
 
 	memset(&cache, 0, sizeof(cache));
-	if (!res || ltrans_jobs(&jobs_flag))
+	if (!res || ltoenv_jobs(&jobs_flag))
 		goto done;
 	strvec_push(&argv, tc->real_tool);
 	if (push_plugin(&argv, cmd, tc, files->symbols))
@@ -122,11 +122,11 @@ int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 		strvec_pushf(&argv, "-plugin-opt=-flinker-output=%s",
 			     kind == LINK_IR_REL ? "rel" : "nolto-rel");
 	}
-	push_link_args(&argv, cmd, info, false);
+	ldargs_push(&argv, cmd, info, false);
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, out);
 
-	options = collect_gcc_options(cmd, tc, jobs_flag, kind);
+	options = ltoenv_collect_gcc_options(cmd, tc, jobs_flag, kind);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
 	/* (with a cache, COLLECT_GCC is lto-ld: it runs the LTRANS compiles) */
@@ -135,7 +135,7 @@ int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
 	if (!cache.dir)
 		strvec_pushf(&settings, "COLLECT_GCC=%s", tc->cc);
 	if (strcmp(jobs_flag, "-flto=jobserver")) {
-		char *makeflags = makeflags_without_jobserver();
+		char *makeflags = ltoenv_makeflags_without_jobserver();
 
 		if (makeflags)
 			strvec_push_nodup(&settings, makeflags);
@@ -182,7 +182,7 @@ done:
  * --lto-report the report is written under a temporary name and renamed
  * just before the output: a failed link or report leaves neither.
  */
-int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+int lto_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		       const struct inputs_info *info, enum link_kind kind,
 		       const char *ir_part)
 {
@@ -231,7 +231,7 @@ int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	}
 	files.symbols = symbols;
 	files.exports = exports;
-	rc = run_lto(cmd, tc, info, kind, lto_out, &files, &cache);
+	rc = lto_run(cmd, tc, info, kind, lto_out, &files, &cache);
 	if (rc == 0 && kind != LINK_FINAL)
 		rc = finish_partial(cmd, info, lto_out, kind,
 				    whole ? symbols : NULL, &syms);
@@ -241,7 +241,7 @@ int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		cache_link_end(&cache);
 	}
 	if (rc == 0 && ir_part)
-		rc = add_ir_part(cmd, tc, native, ir_part, out);
+		rc = fat_add_ir_part(cmd, tc, native, ir_part, out);
 	if (rc == 0 && report_to)
 		rc = report_write(cmd, info, lto_out, kind, symbols,
 				  syms.read ? &syms : NULL, &cache, report_to);

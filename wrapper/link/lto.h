@@ -24,7 +24,7 @@ struct plugin_files {
  * With CACHE_USED, the link's use of the cache is the caller's: it
  * stores the outputs once it has finished them.
  */
-int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
+int lto_run(const struct ld_cmdline *cmd, struct toolchain *tc,
 	    const struct inputs_info *info, enum link_kind kind,
 	    const char *out, const struct plugin_files *files,
 	    struct cache_link *cache_used);
@@ -33,7 +33,7 @@ int run_lto(const struct ld_cmdline *cmd, struct toolchain *tc,
  * An LTO link of CMD, of KIND, to its output.  IR_PART: for a fat
  * ld -r, the merged IR object to add to the native one.
  */
-int plugin_link(const struct ld_cmdline *cmd, struct toolchain *tc,
+int lto_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 		const struct inputs_info *info, enum link_kind kind,
 		const char *ir_part);
 

@@ -48,7 +48,7 @@ static bool have_jobserver(void)
  * did not find the jobserver usable (NULL: nothing to take out).  Its
  * fd numbers may name other files here by now: make would read them.
  */
-char *makeflags_without_jobserver(void)
+char *ltoenv_makeflags_without_jobserver(void)
 {
 	const char *flags = getenv("MAKEFLAGS");
 	struct strvec words = STRVEC_INIT;
@@ -77,7 +77,7 @@ char *makeflags_without_jobserver(void)
 }
 
 /* LTRANS's parallelism: LTO_LD_JOBS, else make's jobserver, else a job a CPU. */
-int ltrans_jobs(char **flag)
+int ltoenv_jobs(char **flag)
 {
 	long jobs = settings.jobs;
 
@@ -112,7 +112,7 @@ static void add_collect_option(struct strvec *opts, const char *opt)
 	strvec_push_nodup(opts, quoted);
 }
 
-char *collect_gcc_options(const struct ld_cmdline *cmd,
+char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd,
 				 struct toolchain *tc, const char *jobs_flag,
 				 enum link_kind kind)
 {

@@ -18,16 +18,16 @@ struct ld_cmdline;
 struct toolchain;
 
 /* *FLAG: the -flto=N (or -flto=jobserver) LTRANS runs with.  0, or 1 after an error. */
-int ltrans_jobs(char **flag);
+int ltoenv_jobs(char **flag);
 
 /* COLLECT_GCC_OPTIONS for the LTO of CMD, a link of KIND (malloc'd). */
-char *collect_gcc_options(const struct ld_cmdline *cmd, struct toolchain *tc,
+char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd, struct toolchain *tc,
 			  const char *jobs_flag, enum link_kind kind);
 
 /*
  * "MAKEFLAGS=..." without its jobserver, for lto-wrapper's make when
  * lto-ld did not find the jobserver usable (NULL: nothing to take out).
  */
-char *makeflags_without_jobserver(void);
+char *ltoenv_makeflags_without_jobserver(void);
 
 #endif

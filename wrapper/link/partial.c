@@ -67,9 +67,9 @@ static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 	struct plugin_files none = { NULL, NULL };
 	char *ir = tmp_file("ir.o");
 
-	if (!ir || run_lto(cmd, tc, info, LINK_IR_REL, ir, &none, NULL))
+	if (!ir || lto_run(cmd, tc, info, LINK_IR_REL, ir, &none, NULL))
 		return 1;
-	return plugin_link(cmd, tc, info, LINK_NATIVE_REL, ir);
+	return lto_link(cmd, tc, info, LINK_NATIVE_REL, ir);
 }
 
 int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
@@ -116,10 +116,10 @@ int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 				     "writes one merged IR object, which cannot "
 				     "carry native code (use --lto-partial="
 				     "native or thin)", info->ir.first_native);
-		return plugin_link(cmd, tc, info, LINK_IR_REL, NULL);
+		return lto_link(cmd, tc, info, LINK_IR_REL, NULL);
 	case PARTIAL_NATIVE:
 	case PARTIAL_UNSET:
 		break;
 	}
-	return plugin_link(cmd, tc, info, LINK_NATIVE_REL, NULL);
+	return lto_link(cmd, tc, info, LINK_NATIVE_REL, NULL);
 }
