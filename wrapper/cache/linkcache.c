@@ -220,45 +220,29 @@ static void join_deps(struct cache_link *link, struct strvec *lines)
 
 /*
  * What the LTRANS steps of the link did, from its log: the counts, the
- * reasons entries were stale (traced), the files the assembler read.
+ * files the assembler read, once.
  */
 static void read_log(struct cache_link *link)
 {
-	char *text, *line, *save = NULL, *unstored = NULL;
-	struct strvec deps = STRVEC_INIT;
+	struct ltrans_log log;
 
 	if (link->log_read)
 		return;
 	link->log_read = true;
-	text = read_text_file(link->log, NULL);
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (!strcmp(line, "hit"))
-			link->hits++;
-		else if (!strcmp(line, "miss"))
-			link->misses++;
-		else if (starts_with(line, "corrupt "))
-			link->corrupt++;
-		else if (starts_with(line, "dep "))
-			strvec_push(&deps, line + strlen("dep "));
-		else if (starts_with(line, "stale "))
-			link->stale++;
-		else if (starts_with(line, "uncached ") && !link->deps_unknown) {
-			link->deps_unknown = xstrdup(line + strlen("uncached "));
-		} else if (starts_with(line, "unstored ")) {
-			link->stores_failed++;
-			if (!unstored)
-				unstored = xstrdup(line + strlen("unstored "));
-		}
-	}
-	free(text);
-	if (!link->deps_unknown)
-		join_deps(link, &deps);
-	strvec_clear(&deps);
-	if (unstored)
+	ltrans_log_read(link->log, &log);
+	link->hits = log.hits;
+	link->misses = log.misses;
+	link->corrupt = log.corrupt;
+	link->stale = log.stale;
+	link->stores_failed = log.stores_failed;
+	if (log.uncached)
+		link->deps_unknown = xstrdup(log.uncached);
+	else
+		join_deps(link, &log.deps);
+	if (log.unstored)
 		warning("LTO cache %s: %u LTRANS objects not stored: %s",
-			link->dir, link->stores_failed, unstored);
-	free(unstored);
+			link->dir, link->stores_failed, log.unstored);
+	ltrans_log_free(&log);
 }
 
 void cache_link_end(struct cache_link *link)

@@ -121,6 +121,41 @@ static void log_deps(const char *deps)
 	free(text);
 }
 
+void ltrans_log_read(const char *path, struct ltrans_log *log)
+{
+	char *text = read_text_file(path, NULL), *line, *save = NULL;
+
+	memset(log, 0, sizeof(*log));
+	strvec_init(&log->deps);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "hit"))
+			log->hits++;
+		else if (!strcmp(line, "miss"))
+			log->misses++;
+		else if (starts_with(line, "corrupt "))
+			log->corrupt++;
+		else if (starts_with(line, "dep "))
+			strvec_push(&log->deps, line + strlen("dep "));
+		else if (starts_with(line, "stale "))
+			log->stale++;
+		else if (starts_with(line, "uncached ") && !log->uncached)
+			log->uncached = xstrdup(line + strlen("uncached "));
+		/* (each counted, the first one's reason kept) */
+		else if (starts_with(line, "unstored ") && !log->stores_failed++)
+			log->unstored = xstrdup(line + strlen("unstored "));
+	}
+	free(text);
+}
+
+void ltrans_log_free(struct ltrans_log *log)
+{
+	strvec_clear(&log->deps);
+	free(log->uncached);
+	free(log->unstored);
+	memset(log, 0, sizeof(*log));
+}
+
 /* ---- what lto-wrapper runs ---- */
 
 bool cache_ltrans_requested(void)

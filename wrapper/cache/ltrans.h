@@ -9,6 +9,8 @@
 #ifndef LTO_LD_CACHE_LTRANS_H
 #define LTO_LD_CACHE_LTRANS_H
 
+#include "strvec.h"
+
 #include <stdbool.h>
 
 /* Set by the linking lto-ld for what lto-wrapper runs as COLLECT_GCC. */
@@ -16,6 +18,22 @@
 #define ENV_DIR "LTO_LD_LTRANS_CACHE"		/* the cache */
 #define ENV_COMPILER "LTO_LD_LTRANS_COMPILER"	/* the compiler's identity */
 #define ENV_LOG "LTO_LD_LTRANS_LOG"		/* where each compile says what it did */
+
+/*
+ * What the LTRANS compiles of one link did, as each logged it in ENV_LOG,
+ * a line each: a hit, a miss, an entry corrupt or stale, an object not
+ * cached or not stored, and the files the assembler read.
+ */
+struct ltrans_log {
+	unsigned hits, misses, corrupt, stale, stores_failed;
+	struct strvec deps;	/* the files the assembler read: "SHA-256 PATH" */
+	char *uncached;		/* why an object was not cached (the first), or NULL */
+	char *unstored;		/* why one was not stored (the first), or NULL */
+};
+
+/* The log PATH into LOG; a log that cannot be read holds nothing. */
+void ltrans_log_read(const char *path, struct ltrans_log *log);
+void ltrans_log_free(struct ltrans_log *log);
 
 /* True when this process was started by lto-wrapper as COLLECT_GCC. */
 bool cache_ltrans_requested(void);
