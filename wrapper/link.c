@@ -17,7 +17,7 @@
 #include "link/ldargs.h"
 #include "link/lto.h"
 #include "link/partial.h"
-#include "output.h"
+#include "outputs.h"
 #include "run.h"
 #include "settings.h"
 #include "strvec.h"

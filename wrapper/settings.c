@@ -1,3 +1,7 @@
+/*
+ * lto-ld's settings, read once from the environment by one rule
+ * (settings.h); values with a syntax are parsed here too.
+ */
 #include "settings.h"
 #include "ldopts.h"
 #include "util.h"

@@ -2,7 +2,7 @@
 #include "fat.h"
 #include "ldargs.h"
 #include "ltoenv.h"
-#include "../output.h"
+#include "../outputs.h"
 #include "../cache/linkcache.h"
 #include "../inputs.h"
 #include "../ldopts.h"

@@ -6,7 +6,7 @@
 #ifndef LTO_LD_LINK_LTO_H
 #define LTO_LD_LINK_LTO_H
 
-#include "../output.h"
+#include "../outputs.h"
 
 struct cache_link;
 struct inputs_info;

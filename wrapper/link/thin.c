@@ -1,5 +1,5 @@
 #include "thin.h"
-#include "../output.h"
+#include "../outputs.h"
 #include "../ldopts.h"
 #include "../thinar.h"
 #include "strvec.h"
@@ -34,7 +34,7 @@ static bool harmless_in_thin(const char *opt)
 }
 
 /*
- * A symbolic link handed over in place (output.h) is replaced, as ld
+ * A symbolic link handed over in place (outputs.h) is replaced, as ld
  * replaces one: a thin archive names its members from where it is, so
  * it must be at the name given, not where the link leads.  0, or 1
  * after an error.

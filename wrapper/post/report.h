@@ -9,7 +9,7 @@
 #ifndef LTO_LD_REPORT_H
 #define LTO_LD_REPORT_H
 
-#include "../output.h"
+#include "../outputs.h"
 
 struct cache_link;
 struct output_syms;

@@ -4,8 +4,8 @@
  * and, as GNU ld's, removed when the link fails.  What kind of output a
  * link with LTO writes, for the links (link/) and the report (post/).
  */
-#ifndef LTO_LD_OUTPUT_H
-#define LTO_LD_OUTPUT_H
+#ifndef LTO_LD_OUTPUTS_H
+#define LTO_LD_OUTPUTS_H
 
 /* What a link with LTO writes (GCC's -flinker-output). */
 enum link_kind {

@@ -1,4 +1,4 @@
-#include "output.h"
+#include "outputs.h"
 #include "tmp.h"
 #include "util.h"
 
