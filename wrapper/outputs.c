@@ -1,3 +1,4 @@
+/* The outputs lto-ld writes: prepared, renamed, removed after a failure. */
 #include "outputs.h"
 #include "tmp.h"
 #include "util.h"

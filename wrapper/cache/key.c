@@ -1,3 +1,4 @@
+/* What a cache entry is filed under (key.h): options and objects, hashed. */
 #include "key.h"
 #include "../scan.h"
 #include "io.h"

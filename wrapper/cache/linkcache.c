@@ -1,3 +1,4 @@
+/* One link's use of the cache: set up, the link cache, the count after. */
 #include "linkcache.h"
 #include "key.h"
 #include "ltrans.h"

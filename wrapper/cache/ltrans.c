@@ -1,3 +1,4 @@
+/* The LTRANS compiles lto-wrapper runs through lto-ld, and their log. */
 #include "ltrans.h"
 #include "key.h"
 #include "store.h"

@@ -1,3 +1,4 @@
+/* The cache's entries on disk (store.h): fetched, stored, trimmed. */
 #include "store.h"
 #include "../asmdeps.h"
 #include "../settings.h"

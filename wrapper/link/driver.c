@@ -1,3 +1,4 @@
+/* The gcc -B route: what lto-ld adds to the gcc driver's own LTO link. */
 #include "driver.h"
 #include "ltoenv.h"
 #include "../cache/linkcache.h"

@@ -1,3 +1,4 @@
+/* Fat ld -r outputs: the merged IR added to the native object. */
 #include "fat.h"
 #include "../ldopts.h"
 #include "../scan.h"

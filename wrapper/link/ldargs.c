@@ -1,3 +1,4 @@
+/* The real ld's command line, from the caller's. */
 #include "ldargs.h"
 #include "../inputs.h"
 #include "../ldopts.h"

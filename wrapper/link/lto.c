@@ -1,3 +1,4 @@
+/* A link with LTO, from the output prepared to the output renamed. */
 #include "lto.h"
 #include "fat.h"
 #include "ldargs.h"

@@ -1,3 +1,4 @@
+/* lto-wrapper's environment: COLLECT_GCC_OPTIONS, LTRANS jobs, jobserver. */
 #include "ltoenv.h"
 #include "../ldopts.h"
 #include "../settings.h"

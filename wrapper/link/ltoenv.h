@@ -5,7 +5,7 @@
 #ifndef LTO_LD_LINK_LTOENV_H
 #define LTO_LD_LINK_LTOENV_H
 
-#include "lto.h"
+#include "../outputs.h"
 
 /*
  * lto-ld's channel to its compiler plugin in the LTO step

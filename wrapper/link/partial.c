@@ -1,3 +1,4 @@
+/* ld -r with IR: which --lto-partial mode, and what each one writes. */
 #include "partial.h"
 #include "lto.h"
 #include "thin.h"

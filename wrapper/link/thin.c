@@ -1,3 +1,4 @@
+/* Thin ld -r outputs: a thin archive of the inputs, LTO when it is linked. */
 #include "thin.h"
 #include "../outputs.h"
 #include "../ldopts.h"
