@@ -1,13 +1,17 @@
 /*
- * lto-ld's decision, top to bottom:
+ * lto-ld's decision, top to bottom (here; each kind of link in link/):
  *   1. parse the ld command line and scan every input for GCC IR;
  *   2. no IR: exec the real ld with the arguments as given;
- *   3. final link with IR: the real ld with the LTO plugin and the
- *      environment lto-wrapper needs;
- *   4. ld -r with IR: a native object carrying the merged IR (fat), a
- *      thin archive, a native object or a merged IR object
- *      (--lto-partial / LTO_LD_PARTIAL).
- * Outputs lto-ld writes itself go to a temporary name and are renamed.
+ *   3. the gcc driver loaded GCC's plugin (the gcc -B route): the real
+ *      ld, with what link/driver.c adds to the driver's LTO;
+ *   4. final link with IR: the real ld with the LTO plugin and the
+ *      environment lto-wrapper needs (link/lto.c, link/ltoenv.c);
+ *   5. ld -r with IR (link/partial.c): a native object carrying the
+ *      merged IR (fat, link/fat.c), a thin archive (link/thin.c), a
+ *      native object or a merged IR object (--lto-partial /
+ *      LTO_LD_PARTIAL).
+ * Outputs lto-ld writes itself go to a temporary name and are renamed
+ * (outputs.c); a failed link leaves none.
  */
 #include "link.h"
 #include "help.h"
