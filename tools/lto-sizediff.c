@@ -622,13 +622,13 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 /* --nm, LTO_SIZEDIFF_NM, else the nm of our prefix (arm-...-lto-sizediff). */
 static char *choose_nm(const struct options *o)
 {
-	const char *env = getenv("LTO_SIZEDIFF_NM");
+	const char *env = env_value("LTO_SIZEDIFF_NM");
 	size_t len = strlen(progname);
 	char *name, *path;
 
 	if (o->nm)
 		name = xstrdup(o->nm);
-	else if (env && *env)
+	else if (env)
 		name = xstrdup(env);
 	else {
 		if (ends_with(progname, "lto-sizediff"))

@@ -71,9 +71,9 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 
 static int check_not_nested(void)
 {
-	const char *via = getenv(LOOP_GUARD);
+	const char *via = env_value(LOOP_GUARD);
 
-	if (!via || !*via)
+	if (!via)
 		return 0;
 	return error("lto-ld was run again by what it ran as the real tool "
 		     "(%s=%s): that program leads back to lto-ld; point "

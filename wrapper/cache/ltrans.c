@@ -46,12 +46,10 @@ static bool parse_ltrans(int argc, char **argv, struct ltrans_cmd *cmd)
 static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 		      unsigned char key[SHA256_LEN])
 {
-	const char *tmpdir = getenv("TMPDIR"), *compiler = getenv(ENV_COMPILER);
+	const char *tmpdir = env_value("TMPDIR"), *compiler = env_value(ENV_COMPILER);
 	char cwd[PATH_MAX];
 	struct sha256 h;
 
-	if (tmpdir && !*tmpdir)
-		tmpdir = NULL;
 	if (!getcwd(cwd, sizeof(cwd)))
 		return -1;
 	sha256_init(&h);
@@ -80,10 +78,10 @@ static int ltrans_key(int argc, char **argv, const struct ltrans_cmd *cmd,
 /* Lines for the link's log (O_APPEND: compiles run side by side). */
 static void log_text(const char *text)
 {
-	const char *path = getenv(ENV_LOG);
+	const char *path = env_value(ENV_LOG);
 	int fd;
 
-	if (!path || !*path)
+	if (!path)
 		return;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -161,9 +159,7 @@ void ltrans_log_free(struct ltrans_log *log)
 
 bool cache_ltrans_requested(void)
 {
-	const char *cc = getenv(ENV_CC);
-
-	return cc && *cc;
+	return env_value(ENV_CC) != NULL;
 }
 
 /* -fwpa, or -fwpa=N (WPA streams its partitions out in N processes) */
@@ -244,8 +240,8 @@ static int compile_listing_deps(int argc, char **argv, int input,
 
 int cache_ltrans_main(int argc, char **argv)
 {
-	const char *dir = getenv(ENV_DIR);
-	char *cc = xstrdup(getenv(ENV_CC)), *entry, *deps, *why;
+	const char *dir = env_value(ENV_DIR);
+	char *cc = xstrdup(env_value(ENV_CC)), *entry, *deps, *why;
 	unsigned char key[SHA256_LEN];
 	struct ltrans_cmd cmd;
 	int rc;
@@ -253,7 +249,7 @@ int cache_ltrans_main(int argc, char **argv)
 	argv[0] = cc;
 	/* (gcc and what it runs are not lto-ld's LTRANS steps) */
 	unsetenv(ENV_CC);
-	if (!dir || !*dir || !parse_ltrans(argc, argv, &cmd)) {
+	if (!dir || !parse_ltrans(argc, argv, &cmd)) {
 		/* WPA reads IR only; another compile may read any file */
 		if (!is_wpa(argc, argv))
 			log_line("uncached", "an LTO compile that is not an LTRANS step");
