@@ -24,15 +24,26 @@ static bool is_version_option(const char *arg)
 }
 
 /*
- * lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added.
- * --version: the real tool's text, then lto-ld's line (as lto-ld's own
- * after ld's), so lto-ld waits for it rather than becoming it.
+ * --version: the real tool's text (ARGV), then lto-ld's line, as lto-ld
+ * prints it after ld's; so lto-ld waits for the tool rather than
+ * becoming it.
  */
+static int version_after(char *const *argv)
+{
+	int rc;
+
+	fflush(stdout);
+	rc = run_wait(argv, NULL);
+	fputs(LTO_LD_VERSION_LINE, stdout);
+	return rc < 0 ? 1 : rc;
+}
+
+/* lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added. */
 static int binutils_main(int argc, char **argv, struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
 	bool has_plugin = false, version = false;
-	int rc;
+	int rc = 1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--plugin") || starts_with(argv[i], "--plugin="))
@@ -51,16 +62,12 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 	}
 	for (int i = 1; i < argc; i++)
 		strvec_push(&args, argv[i]);
-	if (!version) {
+	if (version)
+		rc = version_after(args.v);
+	else
 		run_exec(args.v, NULL);
-		strvec_clear(&args);
-		return 1;
-	}
-	fflush(stdout);
-	rc = run_wait(args.v, NULL);
 	strvec_clear(&args);
-	fputs(LTO_LD_VERSION_LINE, stdout);
-	return rc < 0 ? 1 : rc;
+	return rc;
 }
 
 /*

@@ -14,7 +14,7 @@
 
 struct settings settings;
 
-/* LTO_LD_JOBS's TEXT: a number of jobs, or NULL and why not. */
+/* LTO_LD_JOBS's TEXT as a number of jobs; 0, with *WHY, when it is none. */
 static long parse_jobs(const char *text, char **why)
 {
 	char *end;
