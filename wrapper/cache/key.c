@@ -33,7 +33,7 @@ void key_number(struct sha256 *h, uint64_t v)
  * -fresolution, and anything in TMPDIR.
  */
 int key_temporary_names(char *const *args, size_t n, size_t i,
-			   const char *tmpdir)
+			const char *tmpdir)
 {
 	const char *a = args[i];
 

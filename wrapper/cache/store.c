@@ -92,7 +92,7 @@ static bool read_deps(int in, uint64_t len, struct sha256 *h, char **deps)
  * file that changed for FETCH_STALE.
  */
 enum fetch entry_fetch(const char *entry, const unsigned char *key,
-			      const char *output, char **deps, char **why)
+		       const char *output, char **deps, char **why)
 {
 	unsigned char header[ENTRY_HEADER], digest[SHA256_LEN];
 	uint64_t deps_len = 0, object_len = 0;
@@ -164,7 +164,7 @@ static mode_t entry_mode(mode_t object_mode)
  * read for it.  0, or -1 with errno set.
  */
 int entry_store(const char *entry, const unsigned char *key,
-		       const char *deps, const char *object)
+		const char *deps, const char *object)
 {
 	unsigned char header[ENTRY_HEADER] = { 0 }, digest[SHA256_LEN];
 	char *dir = dir_name(entry), *temp = xasprintf("%s.tmp-XXXXXX", entry);

@@ -63,7 +63,7 @@ int driver_lto_options(const struct ld_cmdline *cmd)
  * compiles through lto-ld, as in lto-ld's own links.
  */
 int driver_cached_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-			      struct strvec *argv)
+		       struct strvec *argv)
 {
 	struct strvec env = STRVEC_INIT, settings = STRVEC_INIT;
 	struct cache_link cache = { 0 };

@@ -56,7 +56,7 @@ static int mark_fat(const char *path)
  * for IR only.
  */
 int fat_add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
-		       const char *native, const char *ir, const char *out)
+		    const char *native, const char *ir, const char *out)
 {
 	struct strvec argv = STRVEC_INIT;
 	char *objcopy = xasprintf("%sobjcopy", tc->prefix);

@@ -10,6 +10,6 @@ struct toolchain;
  * -ffat-lto-objects gives one object both.  0, or 1 after an error.
  */
 int fat_add_ir_part(const struct ld_cmdline *cmd, struct toolchain *tc,
-		const char *native, const char *ir, const char *out);
+		    const char *native, const char *ir, const char *out);
 
 #endif

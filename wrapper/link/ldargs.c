@@ -10,7 +10,7 @@
  * is linked.
  */
 void ldargs_push(struct strvec *out, const struct ld_cmdline *cmd,
-			   const struct inputs_info *info, bool keep_output)
+		 const struct inputs_info *info, bool keep_output)
 {
 	size_t next_input = 0;
 

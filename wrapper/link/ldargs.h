@@ -13,6 +13,6 @@ struct strvec;
  * thin archives not already under --whole-archive wrapped in it.
  */
 void ldargs_push(struct strvec *out, const struct ld_cmdline *cmd,
-		    const struct inputs_info *info, bool keep_output);
+		 const struct inputs_info *info, bool keep_output);
 
 #endif

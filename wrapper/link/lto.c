@@ -98,9 +98,9 @@ static int finish_partial(const struct ld_cmdline *cmd,
  * the caller's: it stores the outputs once it has finished them.
  */
 int lto_run(const struct ld_cmdline *cmd, struct toolchain *tc,
-		   const struct inputs_info *info, enum link_kind kind,
-		   const char *out, const struct plugin_files *files,
-		   struct cache_link *cache_used)
+	    const struct inputs_info *info, enum link_kind kind,
+	    const char *out, const struct plugin_files *files,
+	    struct cache_link *cache_used)
 {
 	struct strvec argv = STRVEC_INIT, env = STRVEC_INIT, settings = STRVEC_INIT;
 	struct strvec outputs = STRVEC_INIT;
@@ -184,8 +184,8 @@ done:
  * just before the output: a failed link or report leaves neither.
  */
 int lto_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-		       const struct inputs_info *info, enum link_kind kind,
-		       const char *ir_part)
+	     const struct inputs_info *info, enum link_kind kind,
+	     const char *ir_part)
 {
 	struct plugin_files files = { NULL, NULL };
 	struct cache_link cache = { 0 };

@@ -34,7 +34,7 @@ int lto_run(const struct ld_cmdline *cmd, struct toolchain *tc,
  * ld -r, the merged IR object to add to the native one.
  */
 int lto_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-		const struct inputs_info *info, enum link_kind kind,
-		const char *ir_part);
+	     const struct inputs_info *info, enum link_kind kind,
+	     const char *ir_part);
 
 #endif

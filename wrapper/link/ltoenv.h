@@ -22,7 +22,7 @@ int ltoenv_jobs(char **flag);
 
 /* COLLECT_GCC_OPTIONS for the LTO of CMD, a link of KIND (malloc'd). */
 char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd, struct toolchain *tc,
-			  const char *jobs_flag, enum link_kind kind);
+				 const char *jobs_flag, enum link_kind kind);
 
 /*
  * "MAKEFLAGS=..." without its jobserver, for lto-wrapper's make when

@@ -74,7 +74,7 @@ static int fat_link(const struct ld_cmdline *cmd, struct toolchain *tc,
 }
 
 int partial_link(const struct ld_cmdline *cmd, struct toolchain *tc,
-			const struct inputs_info *info)
+		 const struct inputs_info *info)
 {
 	enum partial_mode mode;
 	char *blocker;
