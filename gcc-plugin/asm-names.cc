@@ -23,7 +23,9 @@
  * ; .previous`) keep their symbol visible too, but are told apart: such a
  * global also gets the attribute lto_ld_export, and one defined elsewhere
  * is listed in .lto_ld.exports instead.  In the LTO step, when lto-ld was
- * given --lto-exports=FILE (it sets LTO_LD_EXPORTS to FILE), the exports
+ * given --lto-exports=FILE (it names FILE in LTO_LD_INTERNAL_EXPORTS_FILE,
+ * which only lto-ld sets: the user's LTO_LD_EXPORTS is its setting, not
+ * read here), the exports
  * FILE does not name lose all three of their references before the
  * visibility pass: the entry is cut from the asm text, externally_visible
  * goes, and the __used pointer __ADDRESSABLE put in .discard.addressable
@@ -35,7 +37,7 @@
  * visibility pass and the IR output).  Names are the identifier-like tokens of the text outside
  * its strings and comments; a token that is a mnemonic or register and no symbol of the unit
  * costs nothing.
- * With LTO_LD_VERBOSE set, each symbol kept is reported as a note.
+ * With LTO_LD_VERBOSE on (lto-ld's rule), each symbol kept is reported as a note.
  */
 #include "gcc-plugin.h"
 #include "plugin-version.h"
@@ -55,6 +57,11 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
+
+#include "../lib/namelist.h"
+
+/* lto-ld's channel to this plugin (wrapper/link/ltoenv.h): the exports to keep */
+#define EXPORTS_CHANNEL "LTO_LD_INTERNAL_EXPORTS_FILE"
 
 int plugin_is_GPL_compatible;
 
@@ -379,6 +386,17 @@ static void make_section_flags_agree(bool verbose)
 	}
 }
 
+/*
+ * A flag variable by lto-ld's rule (lib/util.c env_flag): set to "" is
+ * unset, and it is on when set to anything but "0".
+ */
+static bool env_flag(const char *name)
+{
+	const char *value = getenv(name);
+
+	return value && *value && strcmp(value, "0") != 0;
+}
+
 static void add_attribute(tree decl, const char *name)
 {
 	DECL_ATTRIBUTES(decl) = tree_cons(get_identifier(name), NULL_TREE,
@@ -392,7 +410,7 @@ static void add_attribute(tree decl, const char *name)
  */
 static void mark_asm_names(void *gcc_data, void *user_data)
 {
-	bool verbose = getenv("LTO_LD_VERBOSE") && *getenv("LTO_LD_VERBOSE");
+	bool verbose = env_flag("LTO_LD_VERBOSE");
 	symtab_node *node;
 
 	(void)gcc_data;
@@ -472,34 +490,31 @@ static void write_extern_asm_names(void *gcc_data, void *user_data)
 
 /* ---- the LTO step: exports --lto-exports=FILE leaves out ---- */
 
-/*
- * The names of FILE, one a line ('#' to the end of a line is a comment),
- * as lto-ld's linker plugin reads them; any line length.
- */
+static void add_kept(const char *name, unsigned line, void *ctx)
+{
+	(void)line;
+	static_cast<std::unordered_set<std::string> *>(ctx)->emplace(name);
+}
+
+/* The exports lto-ld keeps, from PATH (lib/namelist.h); false after an error. */
 static bool read_kept_exports(const char *path,
 			      std::unordered_set<std::string> *kept)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
+	long rc;
 
 	if (!f) {
 		error("lto-ld: %s: cannot read the list of exports to keep", path);
 		return false;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		size_t len = strcspn(line, "#\r\n");
-		size_t b = strspn(line, " \t");
-
-		while (len > b && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			len--;
-		if (len > b)
-			kept->emplace(line + b, len - b);
-	}
-	free(line);
+	rc = namelist_read(f, add_kept, kept);
 	fclose(f);
-	return true;
+	if (rc > 0)
+		error("lto-ld: %s:%ld: NUL byte in the list of exports to keep",
+		      path, rc);
+	else if (rc < 0)
+		error("lto-ld: %s: cannot read the list of exports to keep", path);
+	return rc == 0;
 }
 
 /* LIST without the attribute NAME; LIST itself is shared, not changed. */
@@ -569,8 +584,8 @@ static bool refers_only_to(symtab_node *node,
 static void drop_exports(void *gcc_data, void *user_data)
 {
 	static bool done;
-	const char *path = getenv("LTO_LD_EXPORTS");
-	bool verbose = getenv("LTO_LD_VERBOSE") && *getenv("LTO_LD_VERBOSE");
+	const char *path = getenv(EXPORTS_CHANNEL);
+	bool verbose = env_flag("LTO_LD_VERBOSE");
 	std::unordered_set<std::string> kept, dropped;
 	symtab_node *node;
 

@@ -16,4 +16,10 @@ bool pread_full(int fd, void *buf, size_t len, off_t off);
 /* Exactly LEN bytes of BUF to OFF of FD, as pread_full(); false on failure (errno). */
 bool pwrite_full(int fd, const void *buf, size_t len, off_t off);
 
+/*
+ * Exactly LEN bytes of BUF to FD where it stands (a file written in
+ * order, one opened O_APPEND), as pwrite_full().
+ */
+bool write_full(int fd, const void *buf, size_t len);
+
 #endif

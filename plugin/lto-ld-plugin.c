@@ -66,6 +66,7 @@
 #include <plugin-api.h>
 
 #include "elf.h"
+#include "namelist.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -161,6 +162,8 @@ static struct {
 	char *symbols_path;
 	FILE *symbols;
 	bool reported;
+	/* what the whole-program policy did: made an IR definition internal, kept one */
+	bool internalized_any, kept_any;
 } self;
 
 /* ---- messages ---- */
@@ -216,55 +219,42 @@ static void keep_add(const char *glob, const char *file, unsigned line)
 	e->matched = false;
 }
 
+/* A name list's entry: its name, file and line, to the list's own ADD. */
+struct name_lines {
+	const char *path;
+	void (*add)(const char *, const char *, unsigned);
+};
+
+static void name_line(const char *name, unsigned line, void *ctx)
+{
+	const struct name_lines *lines = ctx;
+
+	lines->add(name, lines->path, line);
+}
+
 /*
- * A keep file: one name or glob a line, '#' starts a comment, blanks
- * around are ignored; CRLF and a missing final newline are fine, a line
- * of any length is read whole, a NUL byte is an error naming the line.
- */
-/*
- * Each name of the text file PATH (WHAT it is, for messages): one a line,
- * blanks around it and '#' to the end of the line ignored; any line
- * length, CRLF or not, a last line without a newline; a NUL byte is an
- * error naming the file and line.  ADD gets the name, PATH and the line.
+ * Each name of the list PATH (WHAT it is, for messages), in the format
+ * of lib/namelist.h, to ADD with PATH and its line.  0, or -1 after a
+ * fatal message naming PATH (and the line of a NUL byte).
  */
 static int read_name_lines(const char *path, const char *what,
 			   void (*add)(const char *, const char *, unsigned))
 {
+	struct name_lines lines = { path, add };
 	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	unsigned lineno = 0;
-	int rc = 0;
+	long rc;
 
 	if (!f) {
 		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
 		return -1;
 	}
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		size_t len;
-
-		lineno++;
-		if (memchr(line, '\0', (size_t)got)) {
-			report(LDPL_FATAL, "%s:%u: NUL byte in the %s",
-			       path, lineno, what);
-			rc = -1;
-			break;
-		}
-		len = strcspn(line, "\r\n#");
-		while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
-			len--;
-		line[len] = '\0';
-		if (len)
-			add(line + strspn(line, " \t"), path, lineno);
-	}
-	if (rc == 0 && ferror(f)) {
-		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
-		rc = -1;
-	}
-	free(line);
+	rc = namelist_read(f, name_line, &lines);
 	fclose(f);
-	return rc;
+	if (rc > 0)
+		report(LDPL_FATAL, "%s:%ld: NUL byte in the %s", path, rc, what);
+	else if (rc < 0)
+		report(LDPL_FATAL, "%s: cannot read the %s", path, what);
+	return rc ? -1 : 0;
 }
 
 static int keep_file(const char *path)
@@ -339,12 +329,26 @@ static bool compiler_name(const char *name)
 	return false;
 }
 
-/* Once, when every symbol is read: the keep entries nothing matched. */
-static void report_unmatched(void)
+/*
+ * Once, when every symbol is read: the keep entries nothing matched, and
+ * a whole-program ld -r that kept nothing.  Whole-program keeps what
+ * native code, the entry (-e) or -u refer to, the keep set, asm and
+ * export names, the compiler's own; with none of these, every IR
+ * definition became internal and was dropped: an empty object, which
+ * is never what was meant.
+ */
+static void report_after_symbols(void)
 {
 	if (self.reported)
 		return;
 	self.reported = true;
+	if (self.internalized_any && !self.kept_any)
+		report(LDPL_WARNING, "--lto-whole-program: nothing was kept: "
+		       "no IR definition is referred to from outside the IR "
+		       "or named to keep, so all were made internal, and the "
+		       "output defines none; name what to keep with "
+		       "--lto-keep=FILE, --lto-keep-symbol=GLOB, -e SYMBOL "
+		       "(--entry) or -u SYMBOL");
 	for (size_t i = 0; i < self.nkeep; i++) {
 		const struct keep_entry *e = &self.keep[i];
 
@@ -611,6 +615,17 @@ static void list_symbol(const struct ld_plugin_symbol *s, int linker_res,
 	putc('\n', self.symbols);
 }
 
+/* After the policy: did S stay a definition other objects can see? */
+static void note_kept(const struct ld_plugin_symbol *s)
+{
+	if (s->resolution == LDPR_PREVAILING_DEF_IRONLY &&
+	    s->def != LDPK_UNDEF && s->def != LDPK_WEAKUNDEF)
+		self.internalized_any = true;
+	if (s->resolution == LDPR_PREVAILING_DEF ||
+	    s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP)
+		self.kept_any = true;
+}
+
 static void apply_policy(const void *handle, int nsyms,
 			 struct ld_plugin_symbol *syms)
 {
@@ -647,6 +662,8 @@ static void apply_policy(const void *handle, int nsyms,
 			   s->resolution == LDPR_PREVAILING_DEF_IRONLY_EXP) {
 			why = "weak";
 		}
+		if (policy)
+			note_kept(s);
 		if (list)
 			list_symbol(s, linker_res, why, candidate ? keep : NULL);
 	}
@@ -694,7 +711,7 @@ static enum ld_plugin_status all_symbols_read(void)
 
 	if (self.gcc_all_symbols_read)
 		st = self.gcc_all_symbols_read();
-	report_unmatched();
+	report_after_symbols();
 	if (self.symbols) {
 		int bad = ferror(self.symbols);
 

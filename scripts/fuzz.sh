@@ -31,7 +31,7 @@ mkdir -p "$out" || exit 1
 
 cflags="-g -O1 -std=c11 -D_GNU_SOURCE -Wall -Wextra -fno-omit-frame-pointer
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
-wrapper_core=$(ls "$top"/wrapper/*.c "$top"/wrapper/post/*.c | grep -v '/main\.c$')
+wrapper_core=$(ls "$top"/wrapper/*.c "$top"/wrapper/*/*.c | grep -v '/main\.c$')
 lib_core=$(ls "$top"/lib/*.c)
 
 # build NAME: BUILD/fuzz-NAME (the keep harness compiles the plugin in)

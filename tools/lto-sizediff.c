@@ -18,6 +18,7 @@
 #include "symname.h"
 #include "tmp.h"
 #include "util.h"
+#include "version.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -85,6 +86,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: %s [--json] [--html=FILE] [--top=N] [--objects=FILE]...\n"
 		"       [--report=FILE] [--nm=PROG] OLD NEW\n"
+		"       %s --help | --version\n"
 		"Compare the symbol sizes of two linked images (nm -S), by name\n"
 		"(GCC clone suffixes such as .lto_priv.N and .constprop.N removed)\n"
 		"and, with --objects, by the source directory of the defining object.\n"
@@ -103,7 +105,7 @@ static void usage(FILE *f)
 		"GCC IR objects are read with the LTO plugin of the gcc that goes\n"
 		"with the nm (arm-linux-gnueabihf-nm: arm-linux-gnueabihf-gcc), or of\n"
 		"LTO_SIZEDIFF_CC.  Exit status: 0, 1 for unusable inputs, 2 for usage.\n",
-		progname, DEFAULT_TOP);
+		progname, progname, DEFAULT_TOP);
 }
 
 static size_t intern_dir(struct state *st, const char *dir)
@@ -560,6 +562,7 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 		{ "report", required_argument, NULL, 'r' },
 		{ "html", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -594,6 +597,10 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 			usage(stdout);
 			*done = true;
 			return 0;
+		case 'V':
+			fputs(LTO_LD_VERSION_LINE, stdout);
+			*done = true;
+			return 0;
 		case ':':
 			error("option '%s' needs an argument", argv[optind - 1]);
 			return bad_usage();
@@ -618,13 +625,13 @@ static int parse_options(int argc, char **argv, struct options *o, bool *done)
 /* --nm, LTO_SIZEDIFF_NM, else the nm of our prefix (arm-...-lto-sizediff). */
 static char *choose_nm(const struct options *o)
 {
-	const char *env = getenv("LTO_SIZEDIFF_NM");
+	const char *env = env_value("LTO_SIZEDIFF_NM");
 	size_t len = strlen(progname);
 	char *name, *path;
 
 	if (o->nm)
 		name = xstrdup(o->nm);
-	else if (env && *env)
+	else if (env)
 		name = xstrdup(env);
 	else {
 		if (ends_with(progname, "lto-sizediff"))

@@ -542,7 +542,8 @@ static void apply(struct parser *ps, const struct opt *o, const char *value,
 	}
 }
 
-int partial_mode_parse(const char *text, enum partial_mode *mode)
+char *partial_mode_parse(const char *source, const char *text,
+			 enum partial_mode *mode)
 {
 	if (!strcmp(text, "thin"))
 		*mode = PARTIAL_THIN;
@@ -553,9 +554,9 @@ int partial_mode_parse(const char *text, enum partial_mode *mode)
 	else if (!strcmp(text, "fat"))
 		*mode = PARTIAL_FAT;
 	else
-		return error("unknown partial-link mode '%s' "
-			     "(expected fat, thin, native or ir)", text);
-	return 0;
+		return xasprintf("%s='%s': unknown partial-link mode "
+				 "(expected fat, thin, native or ir)", source, text);
+	return NULL;
 }
 
 const char *partial_mode_name(enum partial_mode mode)
@@ -573,6 +574,18 @@ const char *partial_mode_name(enum partial_mode mode)
 		break;
 	}
 	return "unset";
+}
+
+/* --lto-partial=TEXT: 0, or 1 after an error naming the option. */
+static int partial_option(struct ld_cmdline *cmd, const char *text)
+{
+	char *why = partial_mode_parse("--lto-partial", text, &cmd->partial);
+
+	if (!why)
+		return 0;
+	error("%s", why);
+	free(why);
+	return 1;
 }
 
 /*
@@ -593,12 +606,11 @@ static int own_option(struct ld_cmdline *cmd, char *const *args, size_t n,
 		return 1;
 	}
 	if (starts_with(a, "--lto-partial=") || starts_with(a, "-lto-partial="))
-		return partial_mode_parse(strchr(a, '=') + 1, &cmd->partial)
-			       ? -1 : 1;
+		return partial_option(cmd, strchr(a, '=') + 1) ? -1 : 1;
 	if (!strcmp(a, "--lto-partial") || !strcmp(a, "-lto-partial")) {
 		if (i + 1 >= n)
 			return error("%s: missing argument", a), -1;
-		return partial_mode_parse(args[i + 1], &cmd->partial) ? -1 : 2;
+		return partial_option(cmd, args[i + 1]) ? -1 : 2;
 	}
 	if (!strcmp(a, "--print-cc-plugin")) {
 		cmd->print_cc_plugin = true;

@@ -95,6 +95,11 @@ bool ld_has_unresolved_libraries(const struct ld_cmdline *cmd);
 void ld_cmdline_free(struct ld_cmdline *cmd);
 
 const char *partial_mode_name(enum partial_mode mode);
-int partial_mode_parse(const char *text, enum partial_mode *mode);
+/*
+ * *MODE from TEXT, the value of SOURCE (--lto-partial, LTO_LD_PARTIAL):
+ * NULL, or why TEXT is no mode, naming SOURCE (malloc'd).
+ */
+char *partial_mode_parse(const char *source, const char *text,
+			 enum partial_mode *mode);
 
 #endif

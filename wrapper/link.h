@@ -4,13 +4,6 @@
 
 struct toolchain;
 
-/* What a link with LTO writes (GCC's -flinker-output). */
-enum link_kind {
-	LINK_FINAL,		/* an executable or shared library */
-	LINK_NATIVE_REL,	/* ld -r: native code (nolto-rel) */
-	LINK_IR_REL,		/* ld -r: one merged IR object (rel) */
-};
-
 /* lto-ld's main job: returns the exit status (or does not return: exec). */
 int link_main(int argc, char **argv, struct toolchain *tc);
 

@@ -3,7 +3,7 @@
  * several names: lto-ld, lto-ar, lto-nm, lto-ranlib, each optionally with a
  * target prefix (arm-linux-gnueabihf-lto-ld), and "ld" in a gcc -B directory.
  */
-#include "cache.h"
+#include "cache/ltrans.h"
 #include "link.h"
 #include "run.h"
 #include "settings.h"
@@ -11,19 +11,45 @@
 #include "tmp.h"
 #include "toolchain.h"
 #include "util.h"
+#include "version.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* -V or --version: ar, nm and ranlib all take both. */
+static bool is_version_option(const char *arg)
+{
+	return !strcmp(arg, "--version") || !strcmp(arg, "-V");
+}
+
+/*
+ * --version: the real tool's text (ARGV), then lto-ld's line, as lto-ld
+ * prints it after ld's; so lto-ld waits for the tool rather than
+ * becoming it.
+ */
+static int version_after(char *const *argv)
+{
+	int rc;
+
+	fflush(stdout);
+	rc = run_wait(argv, NULL);
+	fputs(LTO_LD_VERSION_LINE, stdout);
+	return rc < 0 ? 1 : rc;
+}
 
 /* lto-ar, lto-nm, lto-ranlib: the real tool with GCC's LTO plugin added. */
 static int binutils_main(int argc, char **argv, struct toolchain *tc)
 {
 	struct strvec args = STRVEC_INIT;
-	bool has_plugin = false;
+	bool has_plugin = false, version = false;
+	int rc = 1;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--plugin") || starts_with(argv[i], "--plugin="))
 			has_plugin = true;
+		version = version || is_version_option(argv[i]);
+	}
 	strvec_push(&args, tc->real_tool);
 	if (!has_plugin) {
 		if (toolchain_find_lto(tc) == 0) {
@@ -36,9 +62,12 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 	}
 	for (int i = 1; i < argc; i++)
 		strvec_push(&args, argv[i]);
-	run_exec(args.v, NULL);
+	if (version)
+		rc = version_after(args.v);
+	else
+		run_exec(args.v, NULL);
 	strvec_clear(&args);
-	return 1;
+	return rc;
 }
 
 /*
@@ -49,9 +78,9 @@ static int binutils_main(int argc, char **argv, struct toolchain *tc)
 
 static int check_not_nested(void)
 {
-	const char *via = getenv(LOOP_GUARD);
+	const char *via = env_value(LOOP_GUARD);
 
-	if (!via || !*via)
+	if (!via)
 		return 0;
 	return error("lto-ld was run again by what it ran as the real tool "
 		     "(%s=%s): that program leads back to lto-ld; point "
@@ -66,6 +95,7 @@ int main(int argc, char **argv)
 
 	progname = base_name(argv[0]);
 	settings_read();
+	progname = toolchain_message_name(argv[0]);	/* (it reads COLLECT_GCC) */
 	run_install_signal_handlers();
 	/* lto-wrapper runs lto-ld as COLLECT_GCC for a link with a cache */
 	if (cache_ltrans_requested())

@@ -1,5 +1,6 @@
 #include "thinar.h"
 #include "ar.h"
+#include "io.h"
 #include "progs.h"
 #include "run.h"
 #include "strvec.h"
@@ -33,21 +34,12 @@ static int write_whole(const char *path, const unsigned char *buf, size_t len)
 {
 	/* PATH is lto-ld's temporary file: never written through a symlink */
 	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
-	size_t done = 0;
 
 	if (fd < 0)
 		return error("%s: %s", path, strerror(errno));
-	while (done < len) {
-		ssize_t put = write(fd, buf + done, len - done);
-
-		if (put < 0 && errno == EINTR)
-			continue;
-		if (put <= 0) {
-			close(fd);
-			return error("%s: write failed: %s", path,
-				     strerror(errno));
-		}
-		done += (size_t)put;
+	if (!write_full(fd, buf, len)) {
+		close(fd);
+		return error("%s: write failed: %s", path, strerror(errno));
 	}
 	return close(fd) == 0 ? 0 : error("%s: %s", path, strerror(errno));
 }

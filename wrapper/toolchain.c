@@ -37,6 +37,40 @@ static char *prefix_of_compiler(const char *cc)
 	return xstrdup("");
 }
 
+/* The entry of tool_names BASE ends with; NULL: run as "ld" (gcc -B). */
+static int tool_name_index(const char *base)
+{
+	for (size_t i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++)
+		if (ends_with(base, tool_names[i].suffix))
+			return (int)i;
+	return -1;
+}
+
+/* The target prefix of lto-ld run by a name of no tool (as "ld"). */
+static char *prefix_of_driver(void)
+{
+	const char *collect_gcc = settings.collect_gcc;
+
+	/* Called as "ld" from a gcc -B directory: follow the driver. */
+	return collect_gcc ? prefix_of_compiler(collect_gcc) : xstrdup("");
+}
+
+const char *toolchain_message_name(const char *argv0)
+{
+	static char *name;	/* (for the whole run: messages at exit use it) */
+	const char *base = base_name(argv0);
+	char *prefix;
+
+	if (tool_name_index(base) >= 0)
+		return base;
+	if (!name) {
+		prefix = prefix_of_driver();
+		name = xasprintf("%slto-ld", prefix);
+		free(prefix);
+	}
+	return name;
+}
+
 int toolchain_init(struct toolchain *tc, const char *argv0)
 {
 	const char *base = base_name(argv0);
@@ -44,24 +78,18 @@ int toolchain_init(struct toolchain *tc, const char *argv0)
 	const char *env_ld = settings.real_ld;
 	const char *env_cc = settings.cc;
 	const char *real = "ld";
+	int i = tool_name_index(base);
 	char *real_name;
 
 	memset(tc, 0, sizeof(*tc));
 	tc->tool = TOOL_LD;
-	tc->prefix = NULL;
-	for (size_t i = 0; i < sizeof(tool_names) / sizeof(tool_names[0]); i++) {
-		if (!ends_with(base, tool_names[i].suffix))
-			continue;
+	if (i >= 0) {
 		tc->tool = tool_names[i].tool;
 		real = tool_names[i].real;
 		tc->prefix = xstrndup(base, strlen(base) -
 					    strlen(tool_names[i].suffix));
-		break;
-	}
-	if (!tc->prefix) {
-		/* Called as "ld" from a gcc -B directory: follow the driver. */
-		tc->prefix = collect_gcc ? prefix_of_compiler(collect_gcc)
-					 : xstrdup("");
+	} else {
+		tc->prefix = prefix_of_driver();
 	}
 	if (env_cc)
 		tc->cc = xstrdup(env_cc);

@@ -31,6 +31,13 @@ struct toolchain {
  */
 int toolchain_init(struct toolchain *tc, const char *argv0);
 
+/*
+ * The name messages go under: the one lto-ld was run by (ARGV0's last
+ * part), but PREFIXlto-ld when that was "ld" from a gcc -B directory,
+ * so that lto-ld's messages are not taken for GNU ld's.
+ */
+const char *toolchain_message_name(const char *argv0);
+
 /* Find gcc's lto-wrapper and LTO plugin.  0, or 1 after an error. */
 int toolchain_find_lto(struct toolchain *tc);
 

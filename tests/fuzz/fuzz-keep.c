@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		keep_index();
 		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			keep_match(names[i], true);
-		report_unmatched();	/* no linker: report() prints to stderr */
+		report_after_symbols();	/* no linker: report() prints to stderr */
 	}
 	keep_reset();
 	return 0;

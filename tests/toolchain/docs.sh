@@ -64,7 +64,7 @@ check "lto-ld --help holds ld's options (--gc-sections)" grep -q -- '--gc-sectio
 
 # ---- lto-sizediff ----
 grep -E '^lto-sizediff \[' "$sizediff_md" | head -1 | names > readme-sd
-man_items "$man/lto-sizediff.1" OPTIONS | names | grep -vx -e --help -e -h > man-sd
+man_items "$man/lto-sizediff.1" OPTIONS | names | grep -vx -e --help -e -h -e --version > man-sd
 "$TOP_BUILDDIR/lto-sizediff" --help > sd-help.txt 2>&1
 grep '^  --' sd-help.txt | sed 's/^  //; s/ .*//' | names > help-sd
 same "lto-sizediff's options: docs/sizediff.md usage line = lto-sizediff.1" readme-sd man-sd

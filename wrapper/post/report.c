@@ -19,7 +19,7 @@
  *                   stripped output, -x, an output that is not a file)
  */
 #include "report.h"
-#include "../cache.h"
+#include "../cache/linkcache.h"
 #include "json.h"
 #include "debuganchors.h"
 #include "inputname.h"
@@ -27,7 +27,6 @@
 #include "sidefile.h"
 #include "strvec.h"
 #include "symname.h"
-#include "tmp.h"
 #include "util.h"
 
 #include <errno.h>
@@ -613,33 +612,6 @@ static FILE *open_report(const struct ld_cmdline *cmd, const char *where)
 	if (!f)
 		close(fd);
 	return f;
-}
-
-const char *report_prepare(const struct ld_cmdline *cmd)
-{
-	const char *path = cmd->report;
-	struct stat st;
-	char *dir;
-
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		error("cannot write the report %s: %s", path, strerror(EISDIR));
-		return NULL;
-	}
-	/*
-	 * Only a regular file (or none) is replaced by a rename: a symbolic
-	 * link (/dev/stdout, which may point at a regular file), a device or
-	 * a FIFO is written in place.
-	 */
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return path;
-	dir = dir_name(path);
-	if (access(dir, W_OK | X_OK) != 0) {
-		error("cannot write the report %s: %s", path, strerror(errno));
-		free(dir);
-		return NULL;
-	}
-	free(dir);
-	return tmp_output_create(path, NULL);
 }
 
 int report_write(const struct ld_cmdline *cmd, const struct inputs_info *info,

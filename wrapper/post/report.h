@@ -9,19 +9,12 @@
 #ifndef LTO_LD_REPORT_H
 #define LTO_LD_REPORT_H
 
-#include "../link.h"
+#include "../outputs.h"
 
 struct cache_link;
 struct output_syms;
 struct inputs_info;
 struct ld_cmdline;
-
-/*
- * Before the link: the name to write CMD->report under (a temporary name
- * next to it, renamed by tmp_output_commit; the file itself when it is
- * not a regular file, /dev/stdout), or NULL after an error naming it.
- */
-const char *report_prepare(const struct ld_cmdline *cmd);
 
 /*
  * After the link wrote OUT: join SYMBOLS (the plugin's list) with OUT's

@@ -9,9 +9,12 @@
  * neither WPA nor LTRANS runs.  Both kinds of entry keep the files the
  * assembler read for them (.incbin, .include), and are used only while
  * those files are unchanged.
+ * Here: one link's use of the cache.  The LTRANS compiles lto-wrapper
+ * runs through lto-ld are ltrans.h's; what an entry is filed under,
+ * key.h's; the entries on disk, store.h's.
  */
-#ifndef LTO_LD_CACHE_H
-#define LTO_LD_CACHE_H
+#ifndef LTO_LD_CACHE_LINKCACHE_H
+#define LTO_LD_CACHE_LINKCACHE_H
 
 #include "strvec.h"
 
@@ -71,11 +74,5 @@ bool cache_link_fetch(struct cache_link *link, char *const *argv,
  * for the next link with the same key.
  */
 void cache_link_store(struct cache_link *link);
-
-/* True when this process was started by lto-wrapper as COLLECT_GCC. */
-bool cache_ltrans_requested(void);
-
-/* Run (or answer from the cache) what lto-wrapper asked gcc to do. */
-int cache_ltrans_main(int argc, char **argv);
 
 #endif

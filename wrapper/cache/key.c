@@ -1,0 +1,162 @@
+/* What a cache entry is filed under (key.h): options and objects, hashed. */
+#include "key.h"
+#include "../scan.h"
+#include "io.h"
+#include "strvec.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void key_text(struct sha256 *h, const char *s)
+{
+	sha256_update(h, s, strlen(s) + 1);
+}
+
+void key_number(struct sha256 *h, uint64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	sha256_update(h, b, sizeof(b));
+}
+
+/*
+ * How many of the options from ARGS[I] on name this link's temporary
+ * files rather than say how to compile (0: none): -o, -dumpbase and
+ * -dumpdir with their arguments, WPA's -fltrans-output-list and
+ * -fresolution, and anything in TMPDIR.
+ */
+int key_temporary_names(char *const *args, size_t n, size_t i,
+			const char *tmpdir)
+{
+	const char *a = args[i];
+
+	if (!strcmp(a, "-o") || !strcmp(a, "-dumpbase") || !strcmp(a, "-dumpdir"))
+		return i + 1 < n ? 2 : 1;
+	if (starts_with(a, "-fltrans-output-list=") || starts_with(a, "-fresolution=") ||
+	    (tmpdir && strstr(a, tmpdir)))
+		return 1;
+	return 0;
+}
+
+/*
+ * GCC's option record ('-O2' '-fplugin=...' ...) as the options it
+ * holds, quotes removed, those naming temporary files left out.
+ */
+static void hash_options_record(struct sha256 *h, const char *text, size_t len,
+				const char *tmpdir)
+{
+	struct strvec opts = STRVEC_INIT;
+	size_t start = 0;
+	bool quoted = false;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] == '\'')
+			quoted = !quoted;
+		if (i < len && (quoted || text[i] != ' '))
+			continue;
+		if (i > start) {
+			size_t from = start, to = i;
+
+			if (to - from >= 2 && text[from] == '\'' && text[to - 1] == '\'') {
+				from++;
+				to--;
+			}
+			strvec_push_nodup(&opts, xstrndup(text + from, to - from));
+		}
+		start = i + 1;
+	}
+	for (size_t i = 0; i < opts.n;) {
+		int skip = key_temporary_names(opts.v, opts.n, i, tmpdir);
+
+		if (!skip)
+			key_text(h, opts.v[i]);
+		i += skip ? (size_t)skip : 1;
+	}
+	strvec_clear(&opts);
+}
+
+struct partition_hash {
+	struct sha256 *h;
+	int fd;
+	const char *tmpdir;
+};
+
+#define OPTIONS_SECTION ".gnu.lto_.opts"
+#define OPTIONS_MAX (1 << 20)
+
+/*
+ * GCC names IR sections with a random number (the seed) after a dot:
+ * the same IR compiled twice differs only there, so it is left out.
+ */
+static void hash_section_name(struct sha256 *h, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	size_t len = strlen(name);
+
+	if (starts_with(name, ".gnu.lto_") && dot && dot[1] &&
+	    strspn(dot + 1, "0123456789abcdef") == strlen(dot + 1))
+		len = (size_t)(dot - name);
+	sha256_update(h, name, len);
+	sha256_update(h, "", 1);
+}
+
+static int hash_section(const struct scan_section *sec, void *data)
+{
+	struct partition_hash *p = data;
+	char *text;
+	bool got;
+
+	hash_section_name(p->h, sec->name);
+	key_number(p->h, sec->type);
+	key_number(p->h, sec->flags);
+	/* (the section names themselves: each is hashed above, as it reads) */
+	if (!strcmp(sec->name, ".shstrtab"))
+		return 0;
+	if (sec->type == 8)	/* SHT_NOBITS: a size, no bytes */
+		return key_number(p->h, sec->size), 0;
+	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
+		key_number(p->h, sec->size);
+		return sha256_update_fd(p->h, p->fd, sec->offset, sec->size);
+	}
+	text = xmalloc((size_t)sec->size + 1);
+	got = pread_full(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
+	if (got)
+		hash_options_record(p->h, text, strnlen(text, (size_t)sec->size),
+				    p->tmpdir);
+	free(text);
+	return got ? 0 : -1;
+}
+
+/* An ELF object by its sections (see hash_section). */
+int key_object(struct sha256 *h, const char *path, const char *tmpdir)
+{
+	struct partition_hash p = { h, open(path, O_RDONLY | O_CLOEXEC), tmpdir };
+	int rc;
+
+	if (p.fd < 0)
+		return -1;
+	rc = scan_sections(path, hash_section, &p);
+	close(p.fd);
+	return rc;
+}
+/*
+ * The file an option names after its last '=' (-fplugin=P, a plugin's
+ * argument), by its contents: the compile may read it.  -1 when a
+ * plugin cannot be read.
+ */
+int key_option_file(struct sha256 *h, const char *option)
+{
+	const char *eq = strrchr(option, '=');
+	struct stat st;
+
+	if (!eq || stat(eq + 1, &st) != 0 || !S_ISREG(st.st_mode))
+		return starts_with(option, "-fplugin=") ? -1 : 0;
+	return sha256_update_file(h, eq + 1);
+}
