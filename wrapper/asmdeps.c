@@ -168,7 +168,16 @@ static void add_searched(const char *cwd, const char *found, char *const *dirs,
 	strvec_clear(&names);
 }
 
-int asmdeps_read(const char *depfile, const char *skip_dir, char *const *dirs,
+/* Is PATH below one of DIRS (a NULL ends them)? */
+static bool below_any(const char *path, char *const *dirs)
+{
+	for (size_t i = 0; dirs[i]; i++)
+		if (below(path, dirs[i]))
+			return true;
+	return false;
+}
+
+int asmdeps_read(const char *depfile, char *const *skip_dirs, char *const *dirs,
 		 struct strvec *read, struct strvec *absent)
 {
 	struct strvec words = STRVEC_INIT;
@@ -191,7 +200,7 @@ int asmdeps_read(const char *depfile, const char *skip_dir, char *const *dirs,
 	for (i++; i < words.n; i++) {
 		char *path = path_join(cwd, words.v[i]);
 
-		if (below(path, skip_dir)) {
+		if (below_any(path, skip_dirs)) {
 			free(path);
 			continue;
 		}

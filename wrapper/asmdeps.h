@@ -24,14 +24,15 @@ void asmdeps_include_dirs(char *const *argv, struct strvec *dirs);
 
 /*
  * The files DEPFILE (as --MD: make's syntax) lists, into READ, but for
- * those below SKIP_DIR (the compile's own temporary files); and into
+ * those below one of SKIP_DIRS (temporary folders: the assembler's own
+ * input is there; a NULL ends them); and into
  * ABSENT, the names it lists that are no file (as lists .file names too:
  * "<artificial>") and the files the assembler would have read instead
  * of one it read had they existed: the same name in the working
  * directory or another of DIRS.  All as absolute paths.  0, or -1 when
  * DEPFILE cannot be read.
  */
-int asmdeps_read(const char *depfile, const char *skip_dir, char *const *dirs,
+int asmdeps_read(const char *depfile, char *const *skip_dirs, char *const *dirs,
 		 struct strvec *read, struct strvec *absent);
 
 /*

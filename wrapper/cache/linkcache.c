@@ -168,6 +168,8 @@ int cache_link_begin(struct cache_link *link, const char *dir,
 	strvec_pushf(settings, ENV_DIR "=%s", dir);
 	strvec_pushf(settings, ENV_COMPILER "=%s", identity);
 	strvec_pushf(settings, ENV_LOG "=%s", log);
+	/* (-save-temps puts the assembler's input there) */
+	strvec_pushf(settings, ENV_TMP "=%s", tmp_dir());
 	free(identity);
 	free(real_cc);
 	free(self);

@@ -202,6 +202,8 @@ static int compile_listing_deps(int argc, char **argv, int input,
 	char *depfile = own_tmp ? tmp_file("as-deps.d") : NULL;
 	struct strvec args = STRVEC_INIT, settings = STRVEC_INIT, env = STRVEC_INIT;
 	struct strvec dirs = STRVEC_INIT, read = STRVEC_INIT, absent = STRVEC_INIT;
+	/* temporary files, the assembler's input among them: not part of the list */
+	const char *skip[] = { own_tmp, env_value(ENV_TMP), NULL };
 	struct timespec start;
 	int rc;
 
@@ -223,7 +225,7 @@ static int compile_listing_deps(int argc, char **argv, int input,
 	rc = run_wait(args.v, env.v);
 	if (rc == 0) {
 		asmdeps_include_dirs(argv, &dirs);
-		if (asmdeps_read(depfile, own_tmp, dirs.v, &read, &absent) != 0)
+		if (asmdeps_read(depfile, (char *const *)skip, dirs.v, &read, &absent) != 0)
 			*why = xasprintf("%s: the assembler's list of the files it "
 					 "read: %s", depfile, strerror(errno));
 		else

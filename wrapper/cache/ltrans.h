@@ -18,6 +18,7 @@
 #define ENV_DIR "LTO_LD_LTRANS_CACHE"		/* the cache */
 #define ENV_COMPILER "LTO_LD_LTRANS_COMPILER"	/* the compiler's identity */
 #define ENV_LOG "LTO_LD_LTRANS_LOG"		/* where each compile says what it did */
+#define ENV_TMP "LTO_LD_LTRANS_TMPDIR"		/* the linking lto-ld's temporary folder */
 
 /*
  * What the LTRANS compiles of one link did, as each logged it in ENV_LOG,
