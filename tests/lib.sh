@@ -25,16 +25,16 @@ not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $t
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - # SKIP $*"; }
 diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
 
-# check DESCRIPTION COMMAND...: one result, passed when the command
+# expect DESCRIPTION COMMAND...: one result, passed when the command
 # succeeds; else failed, with the command and its output as diagnostics,
-# and check returns 1 (so "check ... || diag MORE" adds context).  A
-# shell condition is a command: check DESC test ..., check DESC grep -q
-# ..., and a pipeline or list check DESC eval '...'.  The command runs in
+# and expect returns 1 (so "expect ... || diag MORE" adds context).  A
+# shell condition is a command: expect DESC test ..., expect DESC grep -q
+# ..., and a pipeline or list expect DESC eval '...'.  The command runs in
 # a subshell: what it prints is kept for the diagnostics.
-check() {
-	check_desc=$1; shift
-	if check_out=$("$@" 2>&1); then ok "$check_desc"; return 0; fi
-	not_ok "$check_desc"; diag "failed: $*" ${check_out:+"$check_out"}
+expect() {
+	expect_desc=$1; shift
+	if expect_out=$("$@" 2>&1); then ok "$expect_desc"; return 0; fi
+	not_ok "$expect_desc"; diag "failed: $*" ${expect_out:+"$expect_out"}
 	return 1
 }
 
@@ -65,9 +65,9 @@ output_has() {
 # text_has TEXT GREP-ARGS...: grep -q GREP-ARGS finds a line in TEXT
 text_has() { text_has_text=$1; shift; printf '%s\n' "$text_has_text" | grep -q "$@"; }
 
-# check_fails DESCRIPTION PATTERN COMMAND...: the command must fail and
+# expect_fails DESCRIPTION PATTERN COMMAND...: the command must fail and
 # say something matching PATTERN (grep -E) on stderr/stdout.
-check_fails() {
+expect_fails() {
 	desc=$1; pattern=$2; shift 2
 	if out=$("$@" 2>&1); then
 		not_ok "$desc (command succeeded)"; diag "$out"

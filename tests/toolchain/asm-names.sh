@@ -56,30 +56,30 @@ C
 	ok "$name: --print-cc-plugin names $(basename "$(dirname "$plugin")")/$(basename "$plugin")"
 
 	compile "$prefix" "" a b
-	check_fails "$name: without the plugin whole-program ld -r loses what asm names" \
+	expect_fails "$name: without the plugin whole-program ld -r loses what asm names" \
 		"exported_fn, defined in IR by a.o, was made internal" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o none.o a.o b.o
-	check "$name: no output after the error" test ! -e none.o
+	expect "$name: no output after the error" test ! -e none.o
 
 	compile "$prefix" "-fplugin=$plugin" a b far callee
-	check "$name: with the plugin the same link succeeds" \
+	expect "$name: with the plugin the same link succeeds" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o wp.o a.o b.o
 	got=$(defined "$prefix" wp.o)
-	check "$name: names in top-level and in function asm stay global" \
+	expect "$name: names in top-level and in function asm stay global" \
 		listed "$got" +exported_fn +asm_callee
-	check "$name: what no asm names is still dropped" listed "$got" -unused_fn -user
+	expect "$name: what no asm names is still dropped" listed "$got" -unused_fn -user
 
 	# asm in far.c naming a definition of callee.c: far.o lists it in
 	# .lto_ld.asm_names, the linker plugin keeps it (EXPORT_SYMBOL in a
 	# file of its own, as lib/zlib_inflate/inflate_syms.c does)
-	check "$name: far.o lists far_callee, which it declares and names in asm" \
+	expect "$name: far.o lists far_callee, which it declares and names in asm" \
 		output_has far_callee readelf -p .lto_ld.asm_names far.o
-	check "$name: asm naming another unit's definition keeps it" \
+	expect "$name: asm naming another unit's definition keeps it" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry2 \
 		--lto-report=far.txt -o farout.o far.o callee.o
-	check "$name: ... global in the output" listed "$(defined "$prefix" farout.o)" +far_callee
-	check "$name: the list stays out of the linked output" eval '! readelf -SW farout.o | grep -q lto_ld'
-	check "$name: the report says why" \
+	expect "$name: ... global in the output" listed "$(defined "$prefix" farout.o)" +far_callee
+	expect "$name: the list stays out of the linked output" eval '! readelf -SW farout.o | grep -q lto_ld'
+	expect "$name: the report says why" \
 		grep -q "kept (named in asm of another unit) *far_callee" far.txt || diag "$(cat far.txt)"
 
 	# A weak definition named in asm (kernel/sched/clock.c exports its
@@ -87,7 +87,7 @@ C
 	printf '__attribute__((weak)) int wclock(void) { return 0; }\n__asm__(".pushsection .rodata.exports,\\"a\\"\\n\\t.word wclock\\n\\t.popsection");\n' > weak.c
 	printf 'int wclock(void) { return 42; }\nint entry4(void) { return wclock(); }\n' > strong.c
 	compile "$prefix" "-fplugin=$plugin" weak strong
-	check "$name: a weak definition named in asm keeps the strong one that wins" \
+	expect "$name: a weak definition named in asm keeps the strong one that wins" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry4 -o weak-out.o weak.o strong.o
 
 	# Names in asm strings and comments refer to nothing: a whole-program
@@ -101,16 +101,16 @@ __asm__(".pushsection .rodata.notes,\\"a\\"\\n\\t.asciz \\"quoted_fn\\"\\n\\t.po
 int entry5(void) { noted(); return 0; }
 C
 	compile "$prefix" "-fplugin=$plugin" notes
-	check "$name: asm with names in a comment ($comment, /* */) and a string" \
+	expect "$name: asm with names in a comment ($comment, /* */) and a string" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry5 -o notes-out.o notes.o
-	check "$name: ... what only they name is removed" \
+	expect "$name: ... what only they name is removed" \
 		listed "$(defined "$prefix" notes-out.o)" -commented_fn -block_fn -quoted_fn +entry5
 
 	# A name asm uses with no declaration in its unit is not guessed:
 	# lto-ld reports the lost definition.
 	printf 'void bare_caller(void) { __asm__ volatile("%s far_callee"); }\nint entry3(void) { bare_caller(); return 0; }\n' "$call" > bare.c
 	compile "$prefix" "-fplugin=$plugin" bare
-	check_fails "$name: asm naming an undeclared definition of another unit is reported" \
+	expect_fails "$name: asm naming an undeclared definition of another unit is reported" \
 		"far_callee, defined in IR by callee.o, was made internal" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry3 -o bare-out.o bare.o callee.o
 	cd ..
@@ -133,20 +133,20 @@ const int table_r[4] __attribute__((section(".init.rodata"))) = { 1, 2, 3, 4 };
 int use_r(int i) { return table_r[i & 3]; }
 C
 gcc -O2 -flto -c sec1.c sec2.c
-check_fails "one LTRANS unit with const and writable data in a section: GCC alone refuses" \
+expect_fails "one LTRANS unit with const and writable data in a section: GCC alone refuses" \
 	"section type conflict" \
 	gcc -O2 -flto -flto-partition=one -r -nostdlib -o sec-gcc.o sec1.o sec2.o
-check "lto-ld links them (the plugin in the LTO step)" \
+expect "lto-ld links them (the plugin in the LTO step)" \
 	"$BIN/lto-ld" -r --lto-partial=native --lto-flags=-flto-partition=one -o sec.o sec1.o sec2.o
-check "...and merges their IR (fat ld -r: the plugin in the incremental link)" \
+expect "...and merges their IR (fat ld -r: the plugin in the incremental link)" \
 	"$BIN/lto-ld" -r --lto-partial=fat --lto-flags=-flto-partition=one -o sec-fat.o sec1.o sec2.o
-check "the section is writable, as ld makes it from separate objects" \
+expect "the section is writable, as ld makes it from separate objects" \
 	output_has ' \.init\.rodata .* WA ' readelf -SW sec.o || diag "$(readelf -SW sec.o 2>&1 | grep init)"
 
 # The plugin is per compiler: one built for another gcc refuses to load.
 host_plugin=$("$BIN/lto-ld" --print-cc-plugin 2>/dev/null)
 if have arm-linux-gnueabihf-gcc && [ -n "$host_plugin" ]; then
-	check_fails "the host's plugin in the ARM gcc is refused, naming it" \
+	expect_fails "the host's plugin in the ARM gcc is refused, naming it" \
 		"lto-ld-asm-names.so" \
 		arm-linux-gnueabihf-gcc -O2 -flto -fplugin="$host_plugin" -c b.c -o x.o
 fi

@@ -10,9 +10,9 @@ ld=$BIN/lto-ld
 bad() {
 	desc=$1 pattern=$2; shift 2
 	rm -f out
-	check_fails "$desc" "$pattern" "$ld" -e main -o out "$@"
+	expect_fails "$desc" "$pattern" "$ld" -e main -o out "$@"
 	leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
-	check "...no output or temporary file left" test -z "$leftovers"
+	expect "...no output or temporary file left" test -z "$leftovers"
 }
 
 head -c 600 foo.o > cut.o
@@ -39,11 +39,11 @@ bad "thin archive whose member is a directory" "dirthin.a: member member/foo.o c
 
 arm-linux-gnueabihf-gcc -O2 -flto -c main.c -o arm-main.o
 rm -f out
-check_fails "x86 IR in an ARM link: named before LTO runs" \
+expect_fails "x86 IR in an ARM link: named before LTO runs" \
 	"foo.o: GCC IR for x86-64 \(ELF machine 62\), but this link is for arm-linux-gnueabihf" \
 	"$BIN/arm-linux-gnueabihf-lto-ld" -e main -o out arm-main.o foo.o
 leftovers=$(ls -A . | grep -E '^out$|lto-ld-' ; ls -A tmp)
-check "...no output or temporary file left" test -z "$leftovers"
+expect "...no output or temporary file left" test -z "$leftovers"
 
 # e_shnum 0 and section 0's sh_size 0xffffff in an 11 KB object: 1 GiB of
 # section headers it does not have.  Refused before allocating: under a
@@ -68,7 +68,7 @@ limited() {
 bad "section count far beyond the file's size" "huge.o: (truncated|bad section count)" \
 	huge.o main.o
 rm -f out
-check_fails "...refused under a 256 MiB memory limit, naming the file" \
+expect_fails "...refused under a 256 MiB memory limit, naming the file" \
 	"huge.o: (truncated|bad section count)" limited "$ld" -e main -o out huge.o main.o
 
 echo "@loop.rsp" > loop.rsp
@@ -86,9 +86,9 @@ else
 	missing gcc-11
 fi
 
-check_fails "output in a directory that does not exist" "cannot write nodir/out" \
+expect_fails "output in a directory that does not exist" "cannot write nodir/out" \
 	"$ld" -e main -o nodir/out foo.o bar.o main.o
-check_fails "output where nothing can be written" "cannot write|cannot open|Permission|No such" \
+expect_fails "output where nothing can be written" "cannot write|cannot open|Permission|No such" \
 	"$ld" -e main -o /proc/lto-ld-out foo.o bar.o main.o
 
 printf 'int missing(void);\nint main(void) { return missing(); }\n' > undef.c
@@ -124,7 +124,7 @@ for sig in TERM INT; do
 	ps -eo stat=,args= | grep -v '^Z' | grep '[l]to1' | grep -q "$WORK" &&
 		not_ok "SIG$sig: lto1 still running after lto-ld died"
 	leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
-	check "SIG$sig during LTO: exit $rc, nothing left behind" \
+	expect "SIG$sig during LTO: exit $rc, nothing left behind" \
 		eval '[ $rc -ne 0 ] && [ -z "$leftovers" ]' || diag "left: $leftovers"
 done
 # The caller's whole process group signalled (Ctrl-\, kill -KILL -PGID):
@@ -145,16 +145,16 @@ for sig in QUIT KILL; do
 	n=0
 	while [ $n -lt 50 ] && survivors >/dev/null; do sleep 0.1; n=$((n + 1)); done
 	left=$(survivors)
-	check "SIG$sig to the caller's group: exit $rc, no tool runs on" \
+	expect "SIG$sig to the caller's group: exit $rc, no tool runs on" \
 		eval '[ $rc -ne 0 ] && [ -z "$left" ]' || diag "$left"
 	if [ $sig = QUIT ]; then
 		leftovers=$(ls -A . | grep -E '^out$|lto-ld-'; ls -A tmp)
-		check "...SIGQUIT: nothing left behind" test -z "$leftovers"
+		expect "...SIGQUIT: nothing left behind" test -z "$leftovers"
 	fi
 done
 leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-check "SIGKILL left temporaries (what the next run must remove)" test -n "$leftovers"
-check "the next link of the same output" "$ld" -e main -o out foo.o bar.o main.o
+expect "SIGKILL left temporaries (what the next run must remove)" test -n "$leftovers"
+expect "the next link of the same output" "$ld" -e main -o out foo.o bar.o main.o
 leftovers=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-check "...removed what the killed run left" test -z "$leftovers"
+expect "...removed what the killed run left" test -z "$leftovers"
 done_testing

@@ -12,18 +12,18 @@ tools() {
 	mkdir "$name" && cd "$name" || return
 	for f in foo bar main; do "${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"; done
 
-	check "$name: lto-ar rcs" "$BIN/${prefix}lto-ar" rcs lib.a foo.o bar.o
-	check "$name: lto-ar's index lists IR symbols" output_has '^foo in foo.o' "${prefix}nm" -s lib.a
-	check "$name: lto-nm lists IR symbols" output_has ' T foo$' "$BIN/${prefix}lto-nm" foo.o
+	expect "$name: lto-ar rcs" "$BIN/${prefix}lto-ar" rcs lib.a foo.o bar.o
+	expect "$name: lto-ar's index lists IR symbols" output_has '^foo in foo.o' "${prefix}nm" -s lib.a
+	expect "$name: lto-nm lists IR symbols" output_has ' T foo$' "$BIN/${prefix}lto-nm" foo.o
 	"${prefix}ar" rcS noindex.a foo.o bar.o
-	check "$name: lto-ranlib" "$BIN/${prefix}lto-ranlib" noindex.a
-	check "$name: lto-ranlib's index lists IR symbols" output_has '^bar in bar.o' "${prefix}nm" -s noindex.a
+	expect "$name: lto-ranlib" "$BIN/${prefix}lto-ranlib" noindex.a
+	expect "$name: lto-ranlib's index lists IR symbols" output_has '^bar in bar.o' "${prefix}nm" -s noindex.a
 
 	"$BIN/${prefix}lto-ld" -r --lto-partial=thin -o thin.o foo.o bar.o
-	check "$name: ar t on a thin ld -r output" "${prefix}ar" t thin.o
-	check "$name: lto-nm on a thin ld -r output" output_has ' T bar$' "$BIN/${prefix}lto-nm" thin.o
-	check "$name: size on a thin ld -r output" "${prefix}size" thin.o
-	check "$name: objdump -d on a thin ld -r output" "${prefix}objdump" -d thin.o
+	expect "$name: ar t on a thin ld -r output" "${prefix}ar" t thin.o
+	expect "$name: lto-nm on a thin ld -r output" output_has ' T bar$' "$BIN/${prefix}lto-nm" thin.o
+	expect "$name: size on a thin ld -r output" "${prefix}size" thin.o
+	expect "$name: objdump -d on a thin ld -r output" "${prefix}objdump" -d thin.o
 	[ "$name" = arm ] && arm_control
 	cd ..
 }

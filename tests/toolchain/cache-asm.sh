@@ -102,10 +102,10 @@ step() {
 	fi
 }
 
-# expect ROUTE N WHAT: the cache in OUT-N's log did WHAT ("N hits, M
+# expect_cache ROUTE N WHAT: the cache in OUT-N's log did WHAT ("N hits, M
 # misses", or "link cache hit")
-expect() {
-	check "$name $1: ...$3" matches "$(cache_says "$1" "$1-$2.log")" "$3" ||
+expect_cache() {
+	expect "$name $1: ...$3" matches "$(cache_says "$1" "$1-$2.log")" "$3" ||
 		diag "$(grep 'LTO cache' "$1-$2.log")"
 }
 
@@ -117,20 +117,20 @@ route() {
 	compile || { not_ok "$name: compile the sources"; return; }
 	step "$r" 1 "a first link" blob-one part-one found-one
 	step "$r" 2 "the same inputs" blob-one part-one found-one
-	expect "$r" 2 "$again"
+	expect_cache "$r" 2 "$again"
 	set_blob blob-TWO
 	compile
 	step "$r" 3 "the .incbin file changed, data.c compiled again to the same IR" blob-TWO part-one found-one
-	expect "$r" 3 "[1-9]* hits, [1-9]* misses"
+	expect_cache "$r" 3 "[1-9]* hits, [1-9]* misses"
 	set_part part-TWO
 	step "$r" 4 "part.s (.include in a function) changed" blob-TWO part-TWO found-one
 	set_found found-TWO
 	step "$r" 5 "asminc/found.bin (found through -Wa,-Iasminc) changed" blob-TWO part-TWO found-TWO
 	step "$r" 6 "nothing changed" blob-TWO part-TWO found-TWO
-	expect "$r" 6 "$again"
+	expect_cache "$r" 6 "$again"
 	set_blob blob-TWO
 	step "$r" 7 "the .incbin file written again with the same bytes" blob-TWO part-TWO found-TWO
-	expect "$r" 7 "$again"
+	expect_cache "$r" 7 "$again"
 	printf 'found-SHADOW' > found.bin
 	step "$r" 8 "found.bin made in the working directory, which the assembler searches first" \
 		blob-TWO part-TWO found-SHADOW
@@ -140,10 +140,10 @@ route() {
 	link "$r" none-gone ""; rc_none=$?
 	link "$r" "$r-gone"; rc=$?
 	want=$(grep -o 'Error: file not found: blob \$1.bin' none-gone.log)
-	check "$name $r: the .incbin file deleted: the link fails as without the cache ($want)" \
+	expect "$name $r: the .incbin file deleted: the link fails as without the cache ($want)" \
 		eval '[ $rc -ne 0 ] && [ $rc_none -ne 0 ] && [ -n "$want" ] && grep -q "$want" "$r-gone.log" &&
 		      [ ! -e "$r-gone" ]' || diag "rc $rc, $rc_none" "$(cat "$r-gone.log")"
-	check "$name $r: ...and LTO_LD_VERBOSE says why the entry missed" \
+	expect "$name $r: ...and LTO_LD_VERBOSE says why the entry missed" \
 		grep -q 'LTO cache .*blob $1.bin: No such file or directory' "$r-gone.log" || diag "$(cat "$r-gone.log")"
 	set_blob blob-TWO
 }
@@ -158,11 +158,11 @@ damaged() {
 	[ "$c" = 0 ] && c=1 || c=0
 	printf '%s' "$c" | dd of="$entry" bs=1 seek=88 conv=notrunc 2>/dev/null
 	step ltrans 10 "a checksum in an entry's list of files damaged" blob-TWO part-TWO found-TWO
-	expect ltrans 10 "[1-9]* hits, 1 misses"
+	expect_cache ltrans 10 "[1-9]* hits, 1 misses"
 	entry=$(grep -l 'blob \$1.bin' $(find cache-ltrans -type f ! -name '*.tmp-*') | head -1)
 	head -c 120 "$entry" > cut && cat cut > "$entry"
 	step ltrans 11 "an entry cut short inside its list of files" blob-TWO part-TWO found-TWO
-	expect ltrans 11 "[1-9]* hits, 1 misses"
+	expect_cache ltrans 11 "[1-9]* hits, 1 misses"
 }
 
 # save_temps: with LTO_LD_SAVE_TEMPS=1 the assembler reads its input
@@ -178,7 +178,7 @@ save_temps() {
 	unset LTO_LD_SAVE_TEMPS
 	TMPDIR=$saved_tmpdir
 	[ -n "$TMPDIR" ] || unset TMPDIR
-	expect link 13 "link cache hit"
+	expect_cache link 13 "link cache hit"
 	rm -rf kept
 }
 

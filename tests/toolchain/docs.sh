@@ -58,9 +58,9 @@ same "lto-ld's environment: README table = lto-ld --help" readme-env help-env
 # --help: lto-ld's part first, then the real ld's, then lto-ld's version
 line() { grep -n -m1 -e "$1" help.txt | cut -d: -f1; }
 own=$(line '^lto-ld options') ld=$(line '^  -a KEYWORD') ver=$(line '^lto-ld [0-9]')
-check "lto-ld --help: its own options (line $own), then ld --help (line $ld), then the version line ($ver)" \
+expect "lto-ld --help: its own options (line $own), then ld --help (line $ld), then the version line ($ver)" \
 	eval '[ -n "$own" ] && [ -n "$ld" ] && [ -n "$ver" ] && [ "$own" -lt "$ld" ] && [ "$ld" -lt "$ver" ]'
-check "lto-ld --help holds ld's options (--gc-sections)" grep -q -- '--gc-sections' help.txt
+expect "lto-ld --help holds ld's options (--gc-sections)" grep -q -- '--gc-sections' help.txt
 
 # ---- lto-sizediff ----
 grep -E '^lto-sizediff \[' "$sizediff_md" | head -1 | names > readme-sd
@@ -115,8 +115,8 @@ for page in $pages; do
 	n=$((n + $(links "$TOP_SRCDIR/$page" | wc -l)))
 	bad="$bad$(bad_links "$page")"
 done
-[ "$n" -gt 20 ] && [ -z "$bad" ] && ok "README.md and docs/*.md: all $n links lead to a file and heading" ||
-	{ not_ok "README.md and docs/*.md: every link leads to a file and heading ($n links)"; diag "$bad"; }
+expect "README.md and docs/*.md: all $n links lead to a file and heading" \
+	eval '[ "$n" -gt 20 ] && [ -z "$bad" ]' || diag "$bad"
 
 # tables NAME-PATTERN FILE: the marked tables of FILE (their marker names)
 tables() { sed -n 's/^<!-- \([a-z0-9-]*\) -->$/\1/p' "$2" | grep -x -- "$1"; }
@@ -137,8 +137,8 @@ for page in $pages; do
 	n=$((n + $(tables '.*' "$TOP_SRCDIR/$page" | wc -l)))
 	bad="$bad$(undated "$TOP_SRCDIR/$page")"
 done
-[ "$n" -ge 7 ] && [ -z "$bad" ] && ok "all $n marked tables say when and by what command they were measured" ||
-	{ not_ok "every marked table says when and by what command it was measured ($n tables)"; diag "$bad"; }
+expect "all $n marked tables say when and by what command they were measured" \
+	eval '[ "$n" -ge 7 ] && [ -z "$bad" ]' || diag "$bad"
 
 # the README's kernel sizes: each row's two dec values in the same row
 # of docs/results.md's kernel-sizes table, and the same date and command
@@ -160,8 +160,8 @@ rows=$(grep -c '^| [a-z0-9]* | [0-9]' summary.md)
 
 # no history in user documentation
 hist=$(cd "$TOP_SRCDIR" && grep -nHiE 'issue [0-9]+|issues? #[0-9]|run before|predates|FACTS\.md' $pages)
-[ -z "$hist" ] && ok "README.md and docs/*.md tell no history (issue numbers, the run before)" ||
-	{ not_ok "README.md and docs/*.md tell no history"; diag "$hist"; }
+expect "README.md and docs/*.md tell no history (issue numbers, the run before)" test -z "$hist" ||
+	diag "$hist"
 
 # ---- one version: configure's, in the man pages and debian/changelog ----
 version=$("$LTO_LD" --version | tail -n 1 | cut -d' ' -f2)
@@ -169,22 +169,22 @@ bad=$(for page in "$ltold1" "$man"/*.1; do
 	grep -q "^\.TH .* \"lto-ld $version\"" "$page" || basename "$page"
 done)
 head -n 1 "$TOP_SRCDIR/debian/changelog" | grep -q "^lto-ld ($version)" || bad="$bad debian/changelog"
-check "the man pages and debian/changelog say version $version" eval '[ -n "$version" ] && [ -z "$bad" ]' ||
+expect "the man pages and debian/changelog say version $version" eval '[ -n "$version" ] && [ -z "$bad" ]' ||
 	diag "not: $bad"
 
 # ---- the pages themselves ----
 left=$(grep -o '@[a-z]*@' "$ltold1" | sort -u | tr '\n' ' ')
-check "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" eval '[ -s "$ltold1" ] && [ -z "$left" ]' ||
+expect "man/lto-ld.1: every @name@ of lto-ld.1.in replaced" eval '[ -s "$ltold1" ] && [ -z "$left" ]' ||
 	diag "left: $left"
 # silent COMMAND...: COMMAND succeeds and writes nothing on stderr (which
-# it prints again, for check)
+# it prints again, for expect)
 silent() {
 	silent_err=$("$@" 2>&1 >/dev/null) && [ -z "$silent_err" ] && return 0
 	printf '%s\n' "$silent_err"; return 1
 }
 for page in "$ltold1" "$man"/*.1; do
 	if have man; then
-		check "$(basename "$page"): man --warnings is silent" \
+		expect "$(basename "$page"): man --warnings is silent" \
 			silent env LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l "$page"
 	else
 		skip_missing man "$(basename "$page") not checked"

@@ -64,7 +64,7 @@ entries() {
 # link NAME OUT [OPTIONS]: the whole-program ld -r of the four objects
 link() {
 	desc=$1 out=$2; shift 2
-	check "$name: $desc: the whole-program ld -r links" \
+	expect "$name: $desc: the whole-program ld -r links" \
 		"$ld" -r --lto-whole-program --lto-keep-symbol=entry "$@" \
 		-o "$out" lib.o main.o syms.o far.o
 }
@@ -83,36 +83,36 @@ exports() {
 	# modules, no trim: every export stays global, with its entry
 	link "all exports" all.o
 	got=$(symbols "$prefix" all.o)
-	check "$name: every export stays global" \
+	expect "$name: every export stays global" \
 		listed "$got" +unused_export:T +used_export:T +module_export:T +far_fn:T
-	check "$name: ... each with its .export_symbol entry" \
+	expect "$name: ... each with its .export_symbol entry" \
 		test "$(entries "$prefix" all.o)" = "far_fn module_export unused_export used_export "
 
 	# no modules: no export kept
 	link "--lto-exports=(empty)" none.o --lto-exports=none.txt
 	got=$(symbols "$prefix" none.o)
-	check "$name: no exports: the unused ones are removed, the called one is not global" \
+	expect "$name: no exports: the unused ones are removed, the called one is not global" \
 		test "$got" = "addr_only:t entry:T "
-	check "$name: ... and no entries are written" test -z "$(entries "$prefix" none.o)"
-	check "$name: ... nor their __ADDRESSABLE pointers" \
+	expect "$name: ... and no entries are written" test -z "$(entries "$prefix" none.o)"
+	expect "$name: ... nor their __ADDRESSABLE pointers" \
 		eval '! nm none.o 2>/dev/null | grep -q "__addressable_.*export\|__addressable_far"'
-	check "$name: ... a plain __ADDRESSABLE still keeps its function (local)" listed "$got" +addr_only:t
+	expect "$name: ... a plain __ADDRESSABLE still keeps its function (local)" listed "$got" +addr_only:t
 
 	# trimmed: only the exports the modules use
 	link "--lto-exports=trim.txt" trim.o --lto-exports=trim.txt
 	got=$(symbols "$prefix" trim.o)
-	check "$name: trimmed: the listed exports stay global, the others do not" \
+	expect "$name: trimmed: the listed exports stay global, the others do not" \
 		listed "$got" +module_export:T +far_fn:T -unused_export:T -used_export:T
-	check "$name: ... only their entries are written" test "$(entries "$prefix" trim.o)" = "far_fn module_export "
+	expect "$name: ... only their entries are written" test "$(entries "$prefix" trim.o)" = "far_fn module_export "
 
 	# the same list in the environment
 	LTO_LD_EXPORTS=none.txt link "LTO_LD_EXPORTS" env.o
-	check "$name: LTO_LD_EXPORTS=FILE is --lto-exports=FILE" cmp -s none.o env.o
+	expect "$name: LTO_LD_EXPORTS=FILE is --lto-exports=FILE" cmp -s none.o env.o
 
-	check_fails "$name: a missing list is an error naming it" \
+	expect_fails "$name: a missing list is an error naming it" \
 		"no-such-list: cannot read the list of exports" \
 		"$ld" -r --lto-whole-program --lto-exports=no-such-list -o bad.o lib.o main.o
-	check "$name: ... and no output" test ! -e bad.o
+	expect "$name: ... and no output" test ! -e bad.o
 	cd ..
 }
 

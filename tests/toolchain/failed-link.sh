@@ -20,8 +20,8 @@ failed_link() {
 		return
 	fi
 	left=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-	[ ! -e out ] && [ -z "$left" ] && ok "$desc: no output, no temporary file" ||
-		{ not_ok "$desc: no output, no temporary file"; diag "$(ls -l out 2>&1)" "$left" "$(cat log)"; }
+	expect "$desc: no output, no temporary file" eval '[ ! -e out ] && [ -z "$left" ]' ||
+		diag "$(ls -l out 2>&1)" "$left" "$(cat log)"
 }
 
 failed_link "final link, an undefined symbol" -e main bar.o main.o
@@ -36,11 +36,9 @@ failed_link "ld -r, the default mode, a missing input" -r foo.o bar.o missing.o
 # what is not the link's to remove stays: an output that names an input
 cp foo.o foo.o.orig
 "$ld" -o foo.o foo.o bar.o > log 2>&1
-cmp -s foo.o foo.o.orig && ok "an output that is an input: refused, not removed" ||
-	{ not_ok "an output that is an input: refused, not removed"; diag "$(cat log)"; }
+expect "an output that is an input: refused, not removed" cmp -s foo.o foo.o.orig || diag "$(cat log)"
 # and a device is no file to remove
 "$ld" -e main -o /dev/null foo.o main.o > log 2>&1
-[ -c /dev/null ] && ok "a failed link to /dev/null leaves the device" ||
-	not_ok "a failed link to /dev/null leaves the device"
+expect "a failed link to /dev/null leaves the device" test -c /dev/null
 
 done_testing

@@ -36,54 +36,54 @@ tree() {
 	done
 	"$cc" -O2 -c ../src/main.c -o main-native.o
 
-	check "$name: ld -r of lib/ (default mode)" "$ld" -r -o lib/built-in.o lib/calc.o lib/unused.o
-	check "$name: ld -r of app/ (default mode)" "$ld" -r -o app/built-in.o app/app.o
-	check "$name: native ld -r of lib/ (the control)" \
+	expect "$name: ld -r of lib/ (default mode)" "$ld" -r -o lib/built-in.o lib/calc.o lib/unused.o
+	expect "$name: ld -r of app/ (default mode)" "$ld" -r -o app/built-in.o app/app.o
+	expect "$name: native ld -r of lib/ (the control)" \
 		"$ld" -r --lto-partial=native -o lib/native.o lib/calc.o lib/unused.o
 
 	# the partial output is an ELF relocatable that tools read
-	check "$name: lib/built-in.o is a relocatable object" output_has 'REL (Relocatable' readelf -h lib/built-in.o
-	check "$name: ...that carries GCC IR" test "$(readelf -SW lib/built-in.o | grep -c '\.gnu\.lto_')" -gt 0
+	expect "$name: lib/built-in.o is a relocatable object" output_has 'REL (Relocatable' readelf -h lib/built-in.o
+	expect "$name: ...that carries GCC IR" test "$(readelf -SW lib/built-in.o | grep -c '\.gnu\.lto_')" -gt 0
 	syms=$("$nm" lib/built-in.o 2>&1)
-	check "$name: nm lists its functions" \
+	expect "$name: nm lists its functions" \
 		eval 'text_has "$syms" " T scale\$" && text_has "$syms" " T never_called\$" && ! text_has "$syms" "plugin needed"' ||
 		diag "$syms"
 	text=$(${prefix}size lib/built-in.o | awk 'NR == 2 {print $1}')
-	check "$name: size reads its native code ($text bytes of text)" test "${text:-0}" -gt 0
-	check "$name: objdump disassembles scale" output_has '<scale>:' "${prefix}objdump" -d lib/built-in.o
+	expect "$name: size reads its native code ($text bytes of text)" test "${text:-0}" -gt 0
+	expect "$name: objdump disassembles scale" output_has '<scale>:' "${prefix}objdump" -d lib/built-in.o
 
 	# LTO across the directories at the final link through the gcc driver
-	check "$name: gcc -flto -B final link" \
+	expect "$name: gcc -flto -B final link" \
 		"$cc" -O2 -flto -B../gccdir/ -o prog main.o lib/built-in.o app/built-in.o
 	"$@" ./prog; rc=$?
-	check "$name: the program returns 13" test $rc -eq 13
-	check "$name: the unused function of lib/ is gone" test "$("$nm" prog | grep -c ' never_called$')" -eq 0
-	check "$name: scale and app_run were inlined across directories" \
+	expect "$name: the program returns 13" test $rc -eq 13
+	expect "$name: the unused function of lib/ is gone" test "$("$nm" prog | grep -c ' never_called$')" -eq 0
+	expect "$name: scale and app_run were inlined across directories" \
 		test "$("$nm" prog | grep -Ec ' (scale|app_run)$')" -eq 0
 	# LTRANS in parallel unless the driver's options choose
 	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
-	check "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" text_has "$out" "COLLECT_GCC_OPTIONS+='-flto=3'"
-	check "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO" \
+	expect "$name: the driver's LTO link gets -flto=LTO_LD_JOBS" text_has "$out" "COLLECT_GCC_OPTIONS+='-flto=3'"
+	expect "$name: LTO_LD_VERBOSE says what IR the driver's link holds, and who runs LTO" \
 		eval 'text_has "$out" "3 objects with GCC IR (0 in archives, 2 fat)" &&
 		      text_has "$out" "the caller loaded the LTO plugin: it runs LTO"' || diag "$out"
 	out=$(LTO_LD_VERBOSE=1 LTO_LD_JOBS=3 "$cc" -O2 -flto=1 -B../gccdir/ -o prog-j main.o lib/built-in.o app/built-in.o 2>&1)
-	check "$name: ...but not when it says -flto=1" eval '! text_has "$out" "COLLECT_GCC_OPTIONS+="' || diag "$out"
-	check "$name: control: the final link of the native lib/" \
+	expect "$name: ...but not when it says -flto=1" eval '! text_has "$out" "COLLECT_GCC_OPTIONS+="' || diag "$out"
+	expect "$name: control: the final link of the native lib/" \
 		"$cc" -O2 -flto -B../gccdir/ -o prog-native main.o lib/native.o app/built-in.o
-	check "$name: control: native mode keeps never_called" test "$("$nm" prog-native | grep -c ' never_called$')" -eq 1
+	expect "$name: control: native mode keeps never_called" test "$("$nm" prog-native | grep -c ' never_called$')" -eq 1
 
 	# a link without LTO uses the native code of the fat outputs
 	out=$("$cc" -fno-lto -o prog-nolto main-native.o lib/built-in.o app/built-in.o 2>&1); rc=$?
-	check "$name: a link without LTO takes the native code, silently" \
+	expect "$name: a link without LTO takes the native code, silently" \
 		eval '[ $rc -eq 0 ] && ! text_has "$out" "plugin needed"' || diag "$out"
 	"$@" ./prog-nolto; rc=$?
-	check "$name: ...and the program returns 13" test $rc -eq 13
+	expect "$name: ...and the program returns 13" test $rc -eq 13
 
 	# a fat output of fat outputs (a directory of directories)
-	check "$name: ld -r of the two built-in.o" "$ld" -r -o built-in.o lib/built-in.o app/built-in.o
-	check "$name: ...and its final link" "$cc" -O2 -flto -B../gccdir/ -o prog2 main.o built-in.o
+	expect "$name: ld -r of the two built-in.o" "$ld" -r -o built-in.o lib/built-in.o app/built-in.o
+	expect "$name: ...and its final link" "$cc" -O2 -flto -B../gccdir/ -o prog2 main.o built-in.o
 	"$@" ./prog2; rc=$?
-	check "$name: nested: returns 13, never_called and scale gone" \
+	expect "$name: nested: returns 13, never_called and scale gone" \
 		eval '[ $rc -eq 13 ] && [ "$("$nm" prog2 | grep -Ec " (never_called|scale)\$")" -eq 0 ]' || diag "got $rc"
 	cd ..
 }

@@ -49,13 +49,13 @@ localize() {
 	"${prefix}gcc" -O2 -g -c ../u.c -o u.o || { not_ok "$name: compile"; cd ..; return; }
 	cp u.o ours.o
 	"${prefix}objcopy" --localize-symbol=anchor_a --localize-symbol=anchor_b u.o theirs.o
-	check "$name: two symbols made local" test "$("$localize" ours.o anchor_a anchor_b)" = 2
-	check "$name: ...as objcopy makes them: symbols, relocations, groups" same ours.o theirs.o "$prefix"
-	check "$name: ...local now" test "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2
-	check "$name: ...and a program links" "${prefix}gcc" -o prog ../main.c ours.o
-	check "$name: ...and runs" "$@" ./prog
+	expect "$name: two symbols made local" test "$("$localize" ours.o anchor_a anchor_b)" = 2
+	expect "$name: ...as objcopy makes them: symbols, relocations, groups" same ours.o theirs.o "$prefix"
+	expect "$name: ...local now" test "$("${prefix}nm" ours.o | grep -Ec ' [rn] anchor_[ab]$')" -eq 2
+	expect "$name: ...and a program links" "${prefix}gcc" -o prog ../main.c ours.o
+	expect "$name: ...and runs" "$@" ./prog
 	cp u.o none.o
-	check "$name: nothing chosen: 0, the object unchanged" \
+	expect "$name: nothing chosen: 0, the object unchanged" \
 		sh -c "[ \"\$('$localize' none.o nothing)\" = 0 ] && cmp -s u.o none.o"
 	cd ..
 }
@@ -68,12 +68,12 @@ awk 'BEGIN { for (i = 0; i < 66000; i++) printf "int v%d = %d;\n", i, i;
 gcc -c -fdata-sections -o many.o many.c || exit 99
 cp many.o many-ours.o
 objcopy --localize-symbol=w --localize-symbol=v65999 many.o many-theirs.o
-check "extended numbering: made local" test "$("$localize" many-ours.o w v65999)" = 2
-check "...as objcopy makes them" same many-ours.o many-theirs.o ""
+expect "extended numbering: made local" test "$("$localize" many-ours.o w v65999)" = 2
+expect "...as objcopy makes them" same many-ours.o many-theirs.o ""
 
 # Bad input: the reason, non-zero, and a file that is not ELF untouched.
 echo 'not an object' > text.o
-check_fails "not ELF: refused" "text.o: not an ELF file" "$localize" text.o x
+expect_fails "not ELF: refused" "text.o: not an ELF file" "$localize" text.o x
 head -c 100 host/u.o > cut.o
-check_fails "truncated: refused" "cut.o: truncated" "$localize" cut.o x
+expect_fails "truncated: refused" "cut.o: truncated" "$localize" cut.o x
 done_testing

@@ -24,7 +24,7 @@ sections() {
 	readelf -h "$2" | awk -v n="$1" '/Number of section headers/ {
 		c = $NF; gsub(/[()]/, "", c); ok = c + 0 >= n } END { exit !ok }'
 }
-check "the input uses extended numbering ($n sections)" sections $n many.o
+expect "the input uses extended numbering ($n sections)" sections $n many.o
 
 # defines FILE NAME...: nm FILE shows each NAME defined
 defines() {
@@ -35,19 +35,19 @@ defines() {
 	done
 }
 
-check "lto-ld -r: IR and an object with $n sections" "$LTO_LD" -r -o out.o ir.o many.o
-check "...the output keeps them all" sections $n out.o
-check "...and their symbols, below and above section 65,280" \
+expect "lto-ld -r: IR and an object with $n sections" "$LTO_LD" -r -o out.o ir.o many.o
+expect "...the output keeps them all" sections $n out.o
+expect "...and their symbols, below and above section 65,280" \
 	defines out.o ir_sum v0 v65300 v69999 f_last
 
-check "--lto-report: the output's symbols read" \
+expect "--lto-report: the output's symbols read" \
 	"$LTO_LD" -r --lto-report=report.json -o rep.o ir.o many.o
-check "...the report names the IR definition" grep -q '"ir_sum"' report.json
+expect "...the report names the IR definition" grep -q '"ir_sum"' report.json
 
-check "--lto-whole-program: the output read for lost definitions" \
+expect "--lto-whole-program: the output read for lost definitions" \
 	"$LTO_LD" -r --lto-whole-program --lto-keep-symbol=ir_sum -o wp.o ir.o many.o
-check "...its symbols" defines wp.o ir_sum v69999
+expect "...its symbols" defines wp.o ir_sum v69999
 
-check "control: gcc -flto -r links the same inputs" \
+expect "control: gcc -flto -r links the same inputs" \
 	gcc -flto -r -nostdlib -o gcc.o ir.o many.o
 done_testing

@@ -13,7 +13,7 @@ same() {
 	what=$2; shift 2
 	"${prefix}ld" "$@" -o want.out >/dev/null 2>&1
 	"$BIN/${prefix}lto-ld" "$@" -o got.out >/dev/null 2>&1
-	check "$what" eval '[ -f want.out ] && cmp -s want.out got.out'
+	expect "$what" eval '[ -f want.out ] && cmp -s want.out got.out'
 	rm -f want.out got.out
 }
 
@@ -47,31 +47,31 @@ for_each_target passthrough
 ld --version > want.txt
 "$BIN/lto-ld" --version > got.txt
 n=$(wc -l < want.txt)
-check "--version prints ld's output unchanged plus one lto-ld line" \
+expect "--version prints ld's output unchanged plus one lto-ld line" \
 	eval 'head -n "$n" got.txt | cmp -s - want.txt && [ "$(wc -l < got.txt)" -eq $((n + 1)) ] &&
 	      tail -n 1 got.txt | grep -q "^lto-ld "' || diag "$(cat got.txt)"
-check "-v: first line is ld's" test "$("$BIN/lto-ld" -v | head -n 1)" = "$(ld -v)"
+expect "-v: first line is ld's" test "$("$BIN/lto-ld" -v | head -n 1)" = "$(ld -v)"
 if have arm-linux-gnueabihf-ld; then
-	check "arm-linux-gnueabihf-lto-ld --version is the ARM ld's" \
+	expect "arm-linux-gnueabihf-lto-ld --version is the ARM ld's" \
 		test "$("$BIN/arm-linux-gnueabihf-lto-ld" --version | head -n 1)" = "$(arm-linux-gnueabihf-ld --version | head -n 1)"
 fi
 # kbuild's scripts/ld-version.sh reads the first line
-check "first --version line looks like GNU ld's (kbuild)" matches "$("$BIN/lto-ld" --version | head -n 1)" 'GNU ld *'
+expect "first --version line looks like GNU ld's (kbuild)" matches "$("$BIN/lto-ld" --version | head -n 1)" 'GNU ld *'
 
 # kbuild's ld-option probe: LD FLAGS OPTION -v, where FLAGS may hold lto-ld's own
-check "-v after lto-ld's own options (kbuild's ld-option probe)" \
+expect "-v after lto-ld's own options (kbuild's ld-option probe)" \
 	"$BIN/lto-ld" --lto-flags=-Wno-lto-type-mismatch --lto-partial=native --no-warn-rwx-segments -v
-check_fails "-v with an option ld does not know still fails, as ld's probe expects" "unrecognized option" \
+expect_fails "-v with an option ld does not know still fails, as ld's probe expects" "unrecognized option" \
 	"$BIN/lto-ld" --no-such-option -v
 
 # PATH loops: "ld" first in PATH is lto-ld itself; it must still find the real ld.
 mkdir loop && ln -s "$LTO_LD" loop/ld
 out=$(PATH="$WORK/loop:$PATH" "$WORK/loop/ld" --version 2>&1); rc=$?
-check "an 'ld' that is lto-ld, first in PATH, skips itself" \
+expect "an 'ld' that is lto-ld, first in PATH, skips itself" \
 	eval '[ $rc -eq 0 ] && printf "%s\n" "$out" | head -n 1 | grep -q "^GNU ld"' || diag "$out"
-check_fails "LTO_LD_REAL_LD pointing at lto-ld itself is refused" "cannot find the real ld" \
+expect_fails "LTO_LD_REAL_LD pointing at lto-ld itself is refused" "cannot find the real ld" \
 	env LTO_LD_REAL_LD="$LTO_LD" "$BIN/lto-ld" --version
-check_fails "a missing real ld is named" "cannot find the real ld 'no-such-ld'" \
+expect_fails "a missing real ld is named" "cannot find the real ld 'no-such-ld'" \
 	env LTO_LD_REAL_LD=no-such-ld "$BIN/lto-ld" --version
 # 200,000 options through lto-ld's own option (so argv is rebuilt): too
 # long for exec, they reach ld in a response file, removed afterwards.
@@ -81,8 +81,8 @@ i=0
 while [ $i -lt 2000 ]; do echo "--no-warn-mismatch"; i=$((i + 1)); done > big100.rsp
 for k in $(seq 100); do cat big100.rsp; done > big.rsp
 mkdir bigtmp
-check "passthrough with 200,000 options: no E2BIG" env TMPDIR="$WORK/bigtmp" \
+expect "passthrough with 200,000 options: no E2BIG" env TMPDIR="$WORK/bigtmp" \
 	"$BIN/lto-ld" --lto-partial=native -e main -o big-out big-main.o @big.rsp
-check "...linked, its response file removed" eval '[ -f big-out ] && [ -z "$(ls -A bigtmp)" ]' ||
+expect "...linked, its response file removed" eval '[ -f big-out ] && [ -z "$(ls -A bigtmp)" ]' ||
 	diag "left: $(ls -A bigtmp)"
 done_testing

@@ -20,12 +20,9 @@ printf 'int exported(int);\nint main(void) { return exported(2); }\n' > main.c
 
 # notes VALUE: what the plugin says compiling lib.c with LTO_LD_VERBOSE=VALUE
 notes() { LTO_LD_VERBOSE=$1 gcc -O2 -flto -fplugin="$plugin" -c lib.c -o lib.o 2>&1 | grep -c 'lto-ld'; }
-[ "$(notes 1)" -gt 0 ] && ok "LTO_LD_VERBOSE=1: the plugin says what it keeps" ||
-	not_ok "LTO_LD_VERBOSE=1: the plugin says what it keeps"
-[ "$(notes 0)" -eq 0 ] && ok "LTO_LD_VERBOSE=0: the plugin is quiet, as lto-ld" ||
-	not_ok "LTO_LD_VERBOSE=0: the plugin is quiet, as lto-ld"
-[ "$(notes '')" -eq 0 ] && ok "LTO_LD_VERBOSE=(empty): the plugin is quiet" ||
-	not_ok "LTO_LD_VERBOSE=(empty): the plugin is quiet"
+expect "LTO_LD_VERBOSE=1: the plugin says what it keeps" test "$(notes 1)" -gt 0
+expect "LTO_LD_VERBOSE=0: the plugin is quiet, as lto-ld" test "$(notes 0)" -eq 0
+expect "LTO_LD_VERBOSE=(empty): the plugin is quiet" test "$(notes '')" -eq 0
 
 gcc -O2 -flto -fplugin="$plugin" -c lib.c -o lib.o && gcc -O2 -flto -fplugin="$plugin" -c main.c -o main.o
 
@@ -42,18 +39,17 @@ LTO_LD_EXPORTS=none.txt gcc -O2 -flto -fplugin="$plugin" -r -nostdlib -flinker-o
 
 # lto-ld's own channel still carries --lto-exports (exports.sh has the rest)
 "$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=main --lto-exports=none.txt -o wp.o lib.o main.o
-[ -z "$(entries wp.o)" ] && ok "--lto-exports still reaches the plugin, through lto-ld's channel" ||
-	not_ok "--lto-exports still reaches the plugin, through lto-ld's channel ($(entries wp.o))"
+expect "--lto-exports still reaches the plugin, through lto-ld's channel" test -z "$(entries wp.o)"
 
 # one reader of the name-list format for both plugins: a NUL byte in the
 # list of exports is an error naming the line in the compiler plugin too
 # (its channel set by hand here, as lto-ld sets it)
 printf 'other\nexported\000\n' > nul.txt
-check_fails "a NUL byte in the list of exports: the compiler plugin names file and line" \
+expect_fails "a NUL byte in the list of exports: the compiler plugin names file and line" \
 	"nul.txt:2: NUL byte in the list of exports" \
 	env LTO_LD_INTERNAL_EXPORTS_FILE=nul.txt gcc -O2 -flto -fplugin="$plugin" -r -nostdlib \
 	-flinker-output=nolto-rel -o nul.o lib.o main.o
-check_fails "...and in the linker plugin, as a keep file's" "nul.txt:2: NUL byte in the list of exports" \
+expect_fails "...and in the linker plugin, as a keep file's" "nul.txt:2: NUL byte in the list of exports" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=main --lto-exports=nul.txt -o wp.o lib.o main.o
 
 done_testing

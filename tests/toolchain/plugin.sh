@@ -41,35 +41,35 @@ scenario() {
 
 	"$ld" -r -o plain.o a.o b.o c.o
 	got=$(defined "$prefix" plain.o)
-	check "$name: plain ld -r keeps every global" test "$got" = "asm_ref_target entry from_asm unused_global used_global "
+	expect "$name: plain ld -r keeps every global" test "$got" = "asm_ref_target entry from_asm unused_global used_global "
 
 	LTO_LD_PLUGIN=$("${prefix}gcc" -print-file-name=liblto_plugin.so) "$ld" -r -o gcc.o a.o b.o c.o
-	check "$name: with no policy the proxy links like GCC's plugin" test "$(defined "$prefix" gcc.o)" = "$got"
+	expect "$name: with no policy the proxy links like GCC's plugin" test "$(defined "$prefix" gcc.o)" = "$got"
 
 	"$ld" -r --lto-whole-program -o wp.o a.o b.o c.o
 	got=$(defined "$prefix" wp.o)
-	check "$name: whole-program ld -r keeps only what native code references" test "$got" = "asm_ref_target from_asm "
+	expect "$name: whole-program ld -r keeps only what native code references" test "$got" = "asm_ref_target from_asm "
 
 	"$ld" -r --lto-whole-program --lto-keep-symbol=entry -o keep.o a.o b.o c.o
 	got=$(defined "$prefix" keep.o)
-	check "$name: --lto-keep-symbol keeps entry (used_global inlined into it)" \
+	expect "$name: --lto-keep-symbol keeps entry (used_global inlined into it)" \
 		test "$got" = "asm_ref_target entry from_asm "
 
 	printf '# kept for the final link\nent*\n\nunused_*\n' > keep.txt
 	"$ld" -r --lto-whole-program --lto-keep=keep.txt -o keepf.o a.o b.o c.o
 	got=$(defined "$prefix" keepf.o)
-	check "$name: --lto-keep=FILE with globs and comments" test "$got" = "asm_ref_target entry from_asm unused_global "
+	expect "$name: --lto-keep=FILE with globs and comments" test "$got" = "asm_ref_target entry from_asm unused_global "
 
 	LTO_LD_WHOLE_PROGRAM=1 "$ld" -r -o lib.o a.o libc.o c.o
 	got=$(defined "$prefix" lib.o)
-	check "$name: memset (a libcall) and a weak definition are never internalized" matches "$got" '*memset*weak_default*'
+	expect "$name: memset (a libcall) and a weak definition are never internalized" matches "$got" '*memset*weak_default*'
 	# the kernel's vmlinux.o: no later link overrides a weak definition
 	"$ld" -r --lto-whole-program --lto-final-weak -o final.o a.o libc.o c.o
 	got=$(defined "$prefix" final.o)
-	check "$name: --lto-final-weak internalizes the weak definition, not memset" \
+	expect "$name: --lto-final-weak internalizes the weak definition, not memset" \
 		eval '! matches "$got" "*weak_default*" && matches "$got" "*memset*"' || diag "$got"
 	LTO_LD_FINAL_WEAK=1 "$ld" -r --lto-whole-program -o final-env.o a.o libc.o c.o
-	check "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak" cmp -s final.o final-env.o
+	expect "$name: LTO_LD_FINAL_WEAK=1 is --lto-final-weak" cmp -s final.o final-env.o
 
 	keep_warnings "$prefix" "$name"
 	keep_text_forms "$prefix" "$name"
@@ -85,13 +85,13 @@ keep_text_forms() {
 	{ printf 'unused_global\r\n'; printf '%5000s' ''; printf 'entry\r\nused_*'; } > keepcr.txt
 	"$ld" -r --lto-whole-program --lto-keep=keepcr.txt -o keepcr.o a.o b.o c.o
 	got=$(defined "$prefix" keepcr.o)
-	check "$name: keep file with CRLF, a 5,000-byte line and no final newline" \
+	expect "$name: keep file with CRLF, a 5,000-byte line and no final newline" \
 		test "$got" = "asm_ref_target entry from_asm unused_global used_global "
 	printf 'entry\nused_global\0 junk\n' > keepnul.txt
-	check_fails "$name: a NUL byte in a keep file: error naming file and line" \
+	expect_fails "$name: a NUL byte in a keep file: error naming file and line" \
 		"keepnul.txt:2: NUL byte in the keep file" \
 		"$ld" -r --lto-whole-program --lto-keep=keepnul.txt -o keepnul.o a.o b.o c.o
-	check "$name: ...no output" test ! -e keepnul.o
+	expect "$name: ...no output" test ! -e keepnul.o
 }
 
 # keep_warnings PREFIX NAME: keep entries no IR symbol matches (in the
@@ -99,17 +99,17 @@ keep_text_forms() {
 keep_warnings() {
 	prefix=$1 name=$2
 	printf 'used_global\nent*\nno_such_fn\n' > keep3.txt
-	check "$name: a keep-file name that matches nothing is one warning naming file:line" \
+	expect "$name: a keep-file name that matches nothing is one warning naming file:line" \
 		warns_once keep3.o "asm_ref_target entry from_asm used_global " \
 		"warning: lto-ld-plugin: keep3.txt:3: 'no_such_fn' matches no IR symbol of this link$" --lto-keep=keep3.txt
-	check "$name: --lto-keep-symbol=nothing_here warns and links" \
+	expect "$name: --lto-keep-symbol=nothing_here warns and links" \
 		warns_once keep4.o "asm_ref_target from_asm " \
 		"warning: lto-ld-plugin: --lto-keep-symbol: 'nothing_here' matches no IR symbol of this link$" \
 		--lto-keep-symbol=nothing_here
 
 	# built-in compiler names (memset here) and matching entries: silent
 	out=$("$ld" -r --lto-whole-program --lto-keep-symbol='used_*' -o keep5.o a.o libc.o c.o 2>&1); rc=$?
-	check "$name: no warning when every keep entry matches" eval '[ $rc -eq 0 ] && ! text_has "$out" lto-ld-plugin' ||
+	expect "$name: no warning when every keep entry matches" eval '[ $rc -eq 0 ] && ! text_has "$out" lto-ld-plugin' ||
 		diag "$out"
 }
 
@@ -146,20 +146,20 @@ C
 		-plugin-opt="$("${prefix}gcc" -print-prog-name=lto-wrapper)" \
 		-plugin-opt=-fresolution=raw.res -plugin-opt=-linker-output-known \
 		-plugin-opt=-flinker-output=nolto-rel -o raw.o caller.o target.o 2>raw.err; rc=$?
-	check "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output" \
+	expect "$name: real ld + plugin: target_fn internalized (listed) and left undefined in the output" \
 		eval '[ $rc -eq 0 ] && "${prefix}nm" raw.o | grep -q " U target_fn\$" &&
 		      ! "${prefix}nm" raw.o | grep -q " T target_fn\$" &&
 		      grep -q "^sym	target_fn	def	[A-Z_]*	PREVAILING_DEF_IRONLY	internalized	" raw.txt' ||
 		diag "$(cat raw.err raw.txt 2>&1)" "$("${prefix}nm" raw.o 2>&1)"
 
-	check_fails "$name: lto-ld: a lost definition is an error naming the symbol and its object" \
+	expect_fails "$name: lto-ld: a lost definition is an error naming the symbol and its object" \
 		"error: lost\.o: target_fn, defined in IR by target\.o, was made internal by --lto-whole-program but the output still references it; keep it \(--lto-keep-symbol=target_fn\)" \
 		"$ld" -r --lto-whole-program -o lost.o caller.o target.o
 	left=$(ls -A | grep 'lost\.o' | tr '\n' ' ')
-	check "$name: the failed link left no output" test -z "$left"
+	expect "$name: the failed link left no output" test -z "$left"
 
 	out=$("$ld" -r --lto-whole-program --lto-keep-symbol=target_fn -o kept.o caller.o target.o 2>&1); rc=$?
-	check "$name: with --lto-keep-symbol=target_fn it links and defines target_fn" \
+	expect "$name: with --lto-keep-symbol=target_fn it links and defines target_fn" \
 		eval '[ $rc -eq 0 ] && [ "$(defined "$prefix" kept.o)" = "f_caller target_fn " ] &&
 		      ! "${prefix}nm" kept.o | grep -q " U target_fn\$"' || diag "$out" "$("${prefix}nm" kept.o 2>&1)"
 
@@ -168,7 +168,7 @@ C
 	"$BIN/${prefix}lto-ar" rcsT libthin.a a.o target.o
 	o1=$("$ld" -r --lto-whole-program -o lost.o caller.o libt.a 2>&1)
 	o2=$("$ld" -r --lto-whole-program -o lost.o caller.o libthin.a 2>&1)
-	check "$name: archive members are named archive(member), regular and thin" \
+	expect "$name: archive members are named archive(member), regular and thin" \
 		eval 'text_has "$o1" "target_fn, defined in IR by libt\.a(target\.o), was made" &&
 		      text_has "$o2" "target_fn, defined in IR by libthin\.a(target\.o), was made" && [ ! -e lost.o ]' ||
 		diag "$o1" "$o2"
@@ -176,7 +176,7 @@ C
 
 for_each_target scenario
 
-check_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
+expect_fails "a missing keep file is an error naming it" "nothere.txt: keep file not found" \
 	"$BIN/lto-ld" -r --lto-whole-program --lto-keep=nothere.txt -o x.o host/a.o
 
 # A symbol only code generation references: the x86 stack protector's
@@ -189,10 +189,10 @@ x86_64 | i?86)
 	gcc -O2 -flto -fstack-protector-all -mstack-protector-guard=tls \
 		-mstack-protector-guard-reg=fs -mstack-protector-guard-symbol=my_guard -c sp.c
 	gcc -O2 -flto -c guard.c
-	check_fails "stack protector guard defined in IR: the lost definition is an error" \
+	expect_fails "stack protector guard defined in IR: the lost definition is an error" \
 		"error: sp1\.o: my_guard, defined in IR by guard\.o, was made internal by --lto-whole-program but the output still references it" \
 		"$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user -o sp1.o sp.o guard.o
-	check "stack protector guard: no output after the error; kept, it stays defined" \
+	expect "stack protector guard: no output after the error; kept, it stays defined" \
 		eval '[ ! -e sp1.o ] && "$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=user \
 		      --lto-keep-symbol=my_guard -o sp2.o sp.o guard.o &&
 		      nm sp2.o | grep -q " D my_guard\$" && ! nm sp2.o | grep -q " U my_guard\$"' || diag "$(nm sp2.o 2>&1)"
@@ -210,7 +210,7 @@ x86_64 | i?86)
 	gcc -O2 -flto -c defs.c && gcc -O2 -flto -c asm.c
 	out=$("$BIN/lto-ld" -r --lto-whole-program --lto-keep-symbol=keep_me -o m.o asm.o defs.o 2>&1)
 	n=$(printf '%s\n' "$out" | grep -c 'was made internal by --lto-whole-program')
-	check "25 lost definitions: 20 named, then the count" \
+	expect "25 lost definitions: 20 named, then the count" \
 		eval '[ "$n" = 20 ] && text_has "$out" "error: m\.o: 5 more symbols like these (25 in all)\$" && [ ! -e m.o ]' ||
 		diag "$n named" "$out"
 	cd ..

@@ -35,8 +35,8 @@ run_recipe() {
 expand() { eval "printf '%s\n' \"$1\""; }
 
 for r in install host kbuild kernel; do
-	[ -n "$(recipe $r)" ] && ok "README.md has the $r recipe ($(recipe $r | wc -l) lines)" ||
-		not_ok "README.md has the $r recipe (a code block after <!-- recipe: $r -->)"
+	expect "README.md has the $r recipe ($(recipe $r | wc -l) lines)" test -n "$(recipe $r)" ||
+		diag "(a code block after <!-- recipe: $r -->)"
 done
 
 # ---- install: the prefix of its configure line, make install, its PATH ----
@@ -62,8 +62,7 @@ if run_recipe host "$WORK"; then
 else
 	not_ok "host recipe runs"; diag "$(cat host.out)"
 fi
-grep -qx 'exit status 5' host.out && ok "host recipe: the program returns 5" ||
-	{ not_ok "host recipe: the program returns 5"; diag "$(cat host.out)"; }
+expect "host recipe: the program returns 5" grep -qx 'exit status 5' host.out || diag "$(cat host.out)"
 grep -q '^no foo, no bar' host.out && ! nm hello/prog | grep -qw -e foo -e bar &&
 	ok "host recipe: LTO removed foo and bar" ||
 	{ not_ok "host recipe: LTO removed foo and bar"; diag "$(cat host.out)"; }
@@ -93,17 +92,15 @@ if run_recipe kbuild tree; then
 else
 	not_ok "kbuild recipe runs"; diag "$(cat kbuild.out)"
 fi
-grep -q 'lto-ld -r -o lib/built-in.o' kbuild.out && ok "kbuild recipe: lto-ld takes the ld -r steps" ||
-	{ not_ok "kbuild recipe: lto-ld takes the ld -r steps"; diag "$(cat kbuild.out)"; }
+expect "kbuild recipe: lto-ld takes the ld -r steps" grep -q 'lto-ld -r -o lib/built-in.o' kbuild.out ||
+	diag "$(cat kbuild.out)"
 tree/prog; rc=$?
-[ $rc -eq 13 ] && ok "kbuild recipe: the program returns 13" ||
-	not_ok "kbuild recipe: the program returns 13 (got $rc)"
+expect "kbuild recipe: the program returns 13" test $rc -eq 13 || diag "got $rc"
 syms=$(nm tree/prog 2>&1)
 ! printf '%s\n' "$syms" | grep -qw -e never_called -e scale -e app_run &&
 	ok "kbuild recipe: LTO across the directories (never_called removed, scale and app_run inlined)" ||
 	{ not_ok "kbuild recipe: LTO across the directories"; diag "$(printf '%s\n' "$syms" | grep -w -e never_called -e scale -e app_run)"; }
-[ -n "$(ls -A tree/.lto-ld-cache 2>/dev/null)" ] && ok "kbuild recipe: its LTO_LD_CACHE holds entries" ||
-	not_ok "kbuild recipe: its LTO_LD_CACHE holds entries"
+expect "kbuild recipe: its LTO_LD_CACHE holds entries" test -n "$(ls -A tree/.lto-ld-cache 2>/dev/null)"
 
 # ---- a kernel: what the recipe names, since it cannot be built here ----
 recipe kernel > kernel.sh
@@ -122,8 +119,7 @@ defined=$(cd "$TOP_SRCDIR/kernel-patches/6.12" && grep -lx "+config $sym" $(cat 
 [ -n "$sym" ] && [ -n "$defined" ] &&
 	ok "kernel recipe: --enable $sym, defined by the series ($defined)" ||
 	not_ok "kernel recipe: the symbol it enables (${sym:-none}) is defined by the series"
-grep -q "CONFIG_$sym=y" "$readme" && ok "the README names CONFIG_$sym=y" ||
-	not_ok "the README names CONFIG_$sym=y"
+expect "the README names CONFIG_$sym=y" grep -q "CONFIG_$sym=y" "$readme"
 ld=$(sed -n 's/^make .*LD=\([^ ]*\).*/\1/p' kernel.sh | sort -u)
 if [ "$(printf '%s\n' "$ld" | wc -l)" -ne 1 ] || [ -z "$ld" ]; then
 	not_ok "kernel recipe: one LD on its make lines (${ld:-none})"
@@ -139,8 +135,8 @@ tarball=$(sed -n 's/^tar xf \([^ ]*\) .*/\1/p' kernel.sh)
 dir=$(sed -n 's/^tar xf .* && cd \([^ ]*\)$/\1/p' kernel.sh)
 if [ -f "$tarball" ]; then
 	top=$(tar tf "$tarball" 2>/dev/null | head -n 1)
-	[ -n "$dir" ] && [ "$top" = "$dir/" ] && ok "kernel recipe: $tarball unpacks into $dir/" ||
-		not_ok "kernel recipe: $tarball unpacks into ${dir:-?}/ (it holds $top)"
+	expect "kernel recipe: $tarball unpacks into $dir/" eval '[ -n "$dir" ] && [ "$top" = "$dir/" ]' ||
+		diag "it holds $top"
 else
 	skip_missing linux-source-6.12 "${tarball:-the tarball}"
 fi

@@ -10,7 +10,7 @@ ld=$BIN/lto-ld
 # no_leftovers DESCRIPTION: no hidden temporary beside the outputs, none in $TMPDIR
 no_leftovers() {
 	left=$(ls -A . | grep -E 'lto-ld-'; ls -A tmp)
-	check "$1: no temporary file left" test -z "$left"
+	expect "$1: no temporary file left" test -z "$left"
 }
 
 # unchanged FILE: FILE is still the copy saved in FILE.orig
@@ -20,53 +20,53 @@ unchanged() { cmp -s "$1" "$1.orig"; }
 rm -f out a.out
 echo 'not an output' > a.out
 cp a.out a.out.orig
-check "a trailing -- links to -o out" "$ld" -e main -o out foo.o bar.o main.o --
-check "...out written, ./a.out untouched" eval '[ -f out ] && unchanged a.out'
+expect "a trailing -- links to -o out" "$ld" -e main -o out foo.o bar.o main.o --
+expect "...out written, ./a.out untouched" eval '[ -f out ] && unchanged a.out'
 no_leftovers "trailing --"
 rm -f out
-check_fails "inputs after -- are not read (as ld)" "undefined reference to .foo" \
+expect_fails "inputs after -- are not read (as ld)" "undefined reference to .foo" \
 	"$ld" -e main -o out main.o -- foo.o
-check "...no output, ./a.out untouched" eval '[ ! -e out ] && unchanged a.out'
+expect "...no output, ./a.out untouched" eval '[ ! -e out ] && unchanged a.out'
 rm -f a.out a.out.orig
 
 # ---- -o without its argument: ld's own message ----
 expected=$(ld -e main foo.o main.o -o 2>&1 | sed 's/^[^:]*: //')
 out=$("$ld" -e main foo.o main.o -o 2>&1); rc=$?
 got=$(printf '%s\n' "$out" | sed 's/^[^:]*: //')
-check "-o without a file: ld's message" eval '[ $rc -ne 0 ] && [ "$got" = "$expected" ]' ||
+expect "-o without a file: ld's message" eval '[ $rc -ne 0 ] && [ "$got" = "$expected" ]' ||
 	diag "$out" "expected: $expected"
-check "...no a.out written" test ! -e a.out
+expect "...no a.out written" test ! -e a.out
 no_leftovers "-o without a file"
 
 # ---- an output that names an input ----
 for f in foo bar main; do cp "$f.o" "$f.o.orig"; done
-check_fails "-o main.o with main.o an input" \
+expect_fails "-o main.o with main.o an input" \
 	"input file 'main.o' is the same as output file" \
 	"$ld" -e main -o main.o foo.o bar.o main.o
-check "...main.o untouched" unchanged main.o
+expect "...main.o untouched" unchanged main.o
 ln -s main.o link.o
-check_fails "-o through a symlink and ./ to an input" \
+expect_fails "-o through a symlink and ./ to an input" \
 	"input file 'main.o' is the same as output file './link.o'" \
 	"$ld" -e main -o ./link.o foo.o bar.o main.o
-check "...main.o and the link untouched" eval 'unchanged main.o && [ -L link.o ]'
-check_fails "thin ld -r -o foo.o foo.o bar.o" \
+expect "...main.o and the link untouched" eval 'unchanged main.o && [ -L link.o ]'
+expect_fails "thin ld -r -o foo.o foo.o bar.o" \
 	"input file 'foo.o' is the same as output file 'foo.o'" \
 	"$ld" -r --lto-partial=thin -o foo.o foo.o bar.o
-check "...foo.o untouched" unchanged foo.o
-check_fails "native ld -r -o ./bar.o foo.o bar.o" \
+expect "...foo.o untouched" unchanged foo.o
+expect_fails "native ld -r -o ./bar.o foo.o bar.o" \
 	"input file 'bar.o' is the same as output file './bar.o'" \
 	"$ld" -r -o ./bar.o foo.o bar.o
-check "...bar.o untouched" unchanged bar.o
+expect "...bar.o untouched" unchanged bar.o
 rm -f out
-check_fails "--lto-report=foo.o, an input" \
+expect_fails "--lto-report=foo.o, an input" \
 	"--lto-report=foo.o: that is the input file 'foo.o'" \
 	"$ld" -e main --lto-report=foo.o -o out foo.o bar.o main.o
-check "...foo.o untouched, no output" eval 'unchanged foo.o && [ ! -e out ]'
-check_fails "--lto-report=./out -o out: the report is the output" \
+expect "...foo.o untouched, no output" eval 'unchanged foo.o && [ ! -e out ]'
+expect_fails "--lto-report=./out -o out: the report is the output" \
 	"--lto-report=./out: that is the link's output 'out'" \
 	"$ld" -e main --lto-report=./out -o out foo.o bar.o main.o
-check "...no output" test ! -e out
-check_fails "-o gone.o gone.o, missing: reported as missing" "gone.o: No such file" \
+expect "...no output" test ! -e out
+expect_fails "-o gone.o gone.o, missing: reported as missing" "gone.o: No such file" \
 	"$ld" -e main -o gone.o foo.o gone.o
 no_leftovers "output naming an input"
 
@@ -77,15 +77,15 @@ exec "$ld" "\$@"
 EOF
 chmod +x loop-ld
 # (timeout: before the guard this looped for ever)
-LTO_LD_REAL_LD=$WORK/loop-ld check_fails "LTO_LD_REAL_LD runs lto-ld: no loop" \
+LTO_LD_REAL_LD=$WORK/loop-ld expect_fails "LTO_LD_REAL_LD runs lto-ld: no loop" \
 	"lto-ld was run again by .*loop-ld" \
 	timeout 20 "$ld" -e main -o out foo.o bar.o main.o
 gcc -c foo.c -o native.o
 mkdir pathbin && cp loop-ld pathbin/ld
-PATH=$WORK/pathbin:$PATH check_fails "PATH's ld runs lto-ld: no loop (no IR, exec)" \
+PATH=$WORK/pathbin:$PATH expect_fails "PATH's ld runs lto-ld: no loop (no IR, exec)" \
 	"lto-ld was run again by .*pathbin/ld" \
 	timeout 20 "$ld" -r -o out native.o
-check "...no output" test ! -e out
+expect "...no output" test ! -e out
 no_leftovers "real ld loop"
 
 # ---- @files: bounded work, no bytes dropped ----
@@ -96,29 +96,29 @@ for l in 1 2 3 4 5 6 7; do
 	for k in 0 1 2 3 4 5 6 7 8 9; do echo "@at$prev.rsp" >> "at$l.rsp"; done
 done
 rm -f out
-check_fails "more than 2,000 @files (as ld)" "at[0-9].rsp: too many @-files encountered" \
+expect_fails "more than 2,000 @files (as ld)" "at[0-9].rsp: too many @-files encountered" \
 	timeout 60 "$ld" -e main -o out @at7.rsp bar.o main.o
-check "...no output" test ! -e out
+expect "...no output" test ! -e out
 # ld reads 1,999 @files and refuses the 2,000th: so does lto-ld
 : > many.rsp; i=0
 while [ $i -lt 1998 ]; do echo "@at0.rsp" >> many.rsp; i=$((i + 1)); done
-check "1,999 @files in all are accepted (as ld)" \
+expect "1,999 @files in all are accepted (as ld)" \
 	"$ld" -e main -o out --allow-multiple-definition @many.rsp bar.o main.o
 rm -f out
 echo "@at0.rsp" >> many.rsp
-check_fails "the 2,000th @file is refused (as ld)" "at0.rsp: too many @-files encountered" \
+expect_fails "the 2,000th @file is refused (as ld)" "at0.rsp: too many @-files encountered" \
 	"$ld" -e main -o out --allow-multiple-definition @many.rsp bar.o main.o
 gcc -c foo.c -o n-foo.o && gcc -c main.c -o n-main.o && echo n-foo.o > n0.rsp
 sed 's/at0/n0/' many.rsp > n-many.rsp
-check_fails "...and so does ld itself" "too many @-files encountered" \
+expect_fails "...and so does ld itself" "too many @-files encountered" \
 	ld -e main -o out --allow-multiple-definition @n-many.rsp n-main.o
 rm -f out
 printf 'foo.o\nbar.o\0 -o victim\nmain.o\n' > nul.rsp
-check_fails "a NUL byte in an @file: refused, naming file and line" "nul.rsp:2: NUL byte" \
+expect_fails "a NUL byte in an @file: refused, naming file and line" "nul.rsp:2: NUL byte" \
 	"$ld" -e main -o out @nul.rsp
-check "...no output" test ! -e out
+expect "...no output" test ! -e out
 printf 'foo.o\r\nbar.o\r\nmain.o' > crlf.rsp
-check "an @file with CRLF lines and no final newline" "$ld" -e main -o out @crlf.rsp
+expect "an @file with CRLF lines and no final newline" "$ld" -e main -o out @crlf.rsp
 rm -f out
 no_leftovers "@files"
 
@@ -136,21 +136,21 @@ os.execv(sys.argv[2], sys.argv[2:])' "$@"
 echo 'precious' > victim
 cp victim victim.orig
 rm -f out
-check "link with symlinks planted at the old temporary names" \
+expect "link with symlinks planted at the old temporary names" \
 	plant out "$ld" -e main -o out foo.o bar.o main.o
-check "...victim untouched, out a regular file" eval 'unchanged victim && [ -f out ] && [ ! -L out ]'
+expect "...victim untouched, out a regular file" eval 'unchanged victim && [ -f out ] && [ ! -L out ]'
 rm -f .out.lto-ld-* out
 if [ -f "$TOP_BUILDDIR/lto-ld-plugin.so" ]; then
-	check "report with symlinks planted at the old temporary names" \
+	expect "report with symlinks planted at the old temporary names" \
 		plant out,rep.txt "$ld" -e main --lto-report=rep.txt -o out foo.o bar.o main.o
-	check "...victim untouched, rep.txt a regular file" eval 'unchanged victim && [ -f rep.txt ] && [ ! -L rep.txt ]'
+	expect "...victim untouched, rep.txt a regular file" eval 'unchanged victim && [ -f rep.txt ] && [ ! -L rep.txt ]'
 	rm -f .out.lto-ld-* .rep.txt.lto-ld-* out rep.txt
 else
 	skip_missing binutils-dev "lto-ld-plugin.so not built: no --lto-report"
 fi
-check "thin ld -r with symlinks planted at the old temporary names" \
+expect "thin ld -r with symlinks planted at the old temporary names" \
 	plant th.a "$ld" -r --lto-partial=thin -o th.a foo.o bar.o
-check "...victim untouched, th.a a regular file" eval 'unchanged victim && [ -f th.a ] && [ ! -L th.a ]'
+expect "...victim untouched, th.a a regular file" eval 'unchanged victim && [ -f th.a ] && [ ! -L th.a ]'
 rm -f .th.a.lto-ld-*
 no_leftovers "planted symlinks"
 

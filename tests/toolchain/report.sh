@@ -52,8 +52,8 @@ nm_check() {
 	done
 }
 
-# expect DESC REPORT NM OUTPUT NAME=LABEL...: each NAME has LABEL, nm agrees
-expect() {
+# expect_fates DESC REPORT NM OUTPUT NAME=LABEL...: each NAME has LABEL, nm agrees
+expect_fates() {
 	desc=$1 rep=$2 nmprog=$3 output=$4
 	shift 4
 	bad=
@@ -62,7 +62,7 @@ expect() {
 		[ "$got" = "${want#*=}" ] || bad="$bad ${want%%=*}='$got'"
 	done
 	contra=$(nm_check "$nmprog" "$output" "$rep")
-	check "$desc" test -z "$bad$contra" || diag "wrong:$bad" "$contra" "$(cat "$rep")"
+	expect "$desc" test -z "$bad$contra" || diag "wrong:$bad" "$contra" "$(cat "$rep")"
 }
 
 # has_lines FILE LINE...: each LINE (a pattern) matches a whole line of FILE
@@ -85,10 +85,10 @@ scenario() {
 	"${prefix}as" -o c.o c.s
 
 	if "$ld" -r --lto-whole-program --lto-report=wp.txt -o wp.o a.o b.o c.o 2>err.txt; then
-		expect "$name: whole-program ld -r: asm_ref_target kept (non-IR reference), used_global inlined everywhere, unused_global removed" \
+		expect_fates "$name: whole-program ld -r: asm_ref_target kept (non-IR reference), used_global inlined everywhere, unused_global removed" \
 			wp.txt "$nm" wp.o "asm_ref_target=kept (non-IR reference)" \
 			"used_global=inlined everywhere" "unused_global=removed" "entry=removed"
-		check "$name: whole-program ld -r: the mode, an object's counts and the totals" \
+		expect "$name: whole-program ld -r: the mode, an object's counts and the totals" \
 			has_lines wp.txt 'lto-ld report: wp.o (relocatable whole-program, native)' \
 			'a.o: 3 defined, 1 kept, 1 inlined everywhere, 1 removed' \
 			'totals: 2 objects, 4 defined, 1 kept, 1 inlined everywhere, 2 removed'
@@ -97,32 +97,32 @@ scenario() {
 	fi
 
 	"$ld" -r --lto-whole-program --lto-keep-symbol=entry --lto-report=keep.txt -o keep.o a.o b.o c.o
-	expect "$name: --lto-keep-symbol=entry: entry kept (keep set 'entry'), used_global inlined everywhere" \
+	expect_fates "$name: --lto-keep-symbol=entry: entry kept (keep set 'entry'), used_global inlined everywhere" \
 		keep.txt "$nm" keep.o "entry=kept (keep set 'entry')" \
 		"used_global=inlined everywhere" "unused_global=removed" \
 		"asm_ref_target=kept (non-IR reference)"
 
 	printf '# kept for the final link\nent*\n\nunused_*\n' > keep.lst
 	"$ld" -r --lto-whole-program --lto-keep=keep.lst --lto-report=keepf.txt -o keepf.o a.o b.o c.o
-	expect "$name: --lto-keep=FILE: the report names the file, line and glob" \
+	expect_fates "$name: --lto-keep=FILE: the report names the file, line and glob" \
 		keepf.txt "$nm" keepf.o "entry=kept (keep set keep.lst:2 'ent*')" \
 		"unused_global=kept (keep set keep.lst:4 'unused_*')"
 
 	"$ld" -r --lto-report=plain.txt -o plain.o a.o b.o c.o
 	"$ld" -r -o plain-norep.o a.o b.o c.o
-	expect "$name: plain ld -r: exported (asm_ref_target: non-IR reference)" \
+	expect_fates "$name: plain ld -r: exported (asm_ref_target: non-IR reference)" \
 		plain.txt "$nm" plain.o "unused_global=kept (exported)" \
 		"used_global=kept (exported)" "entry=kept (exported)" \
 		"asm_ref_target=kept (non-IR reference)"
-	check "$name: --lto-report changes nothing in the output" test "$("$nm" plain.o)" = "$("$nm" plain-norep.o)"
+	expect "$name: --lto-report changes nothing in the output" test "$("$nm" plain.o)" = "$("$nm" plain-norep.o)"
 
 	if "$ld" -e main --lto-report=prog.txt -o prog a.o b.o c.o s.o m.o 2>err.txt; then
-		expect "$name: final link: main kept, unused_global removed, used_global inlined everywhere, clones and address-taken still emitted" \
+		expect_fates "$name: final link: main kept, unused_global removed, used_global inlined everywhere, clones and address-taken still emitted" \
 			prog.txt "$nm" prog "main=kept (non-IR reference)" \
 			"asm_ref_target=kept (non-IR reference)" "unused_global=removed" \
 			"used_global=inlined everywhere" "get_counter=kept (still emitted)" \
 			"fp=kept (still emitted)" "scale=kept (still emitted)"
-		check "$name: final link: scale is named as the output has it (scale.constprop.N)" \
+		expect "$name: final link: scale is named as the output has it (scale.constprop.N)" \
 			eval 'grep -Eq "^  kept \(still emitted\) +scale \(as scale\.constprop\.[0-9]+\)\$" prog.txt &&
 			      has_lines prog.txt "lto-ld report: prog (final)"' || diag "$(cat prog.txt)"
 	else
@@ -130,7 +130,7 @@ scenario() {
 	fi
 
 	"$ld" -s -e main --lto-report=strip.txt -o strip a.o b.o c.o s.o m.o
-	check "$name: stripped output: internal definitions are only 'internalized'" \
+	expect "$name: stripped output: internal definitions are only 'internalized'" \
 		eval '[ "$(fate strip.txt used_global)" = "internalized (the output has no symbol table)" ] &&
 		      [ "$(fate strip.txt main)" = "kept (non-IR reference)" ]' || diag "$(cat strip.txt)"
 
@@ -139,7 +139,7 @@ scenario() {
 	"$BIN/${prefix}lto-ar" rcsT libthin.a s.o a.o
 	"$ld" -r --lto-whole-program --lto-report=ar.txt -o ar.o b.o c.o lib.a
 	"$ld" -r --lto-whole-program --lto-report=thin.txt -o thin.o b.o c.o libthin.a
-	check "$name: archive members are named archive(member), regular and thin" \
+	expect "$name: archive members are named archive(member), regular and thin" \
 		eval 'has_lines ar.txt "lib\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed" &&
 		      has_lines thin.txt "libthin\.a(a\.o): 3 defined, 1 kept, 1 inlined everywhere, 1 removed" &&
 		      [ -z "$(nm_check "$nm" ar.o ar.txt)$(nm_check "$nm" thin.o thin.txt)" ]' || diag "$(cat ar.txt thin.txt)"
@@ -168,7 +168,7 @@ assert r["native_objects"] == [{"name": "c.o", "defines": ["from_asm"]}], r["nat
 PY
 	then
 		headers keep.txt > text-headers.txt
-		check "$name: the JSON report parses and has the text report's counts; c.o, native, defines from_asm" \
+		expect "$name: the JSON report parses and has the text report's counts; c.o, native, defines from_asm" \
 			eval 'cmp -s json-headers.txt text-headers.txt &&
 			      has_lines keep.txt "native objects (without IR): 1, defining 1 symbols"' ||
 			diag "$(cat json-headers.txt text-headers.txt)"
@@ -178,7 +178,7 @@ PY
 
 	# an IR ld -r output: what is in it is read from its IR symbol table
 	"$ld" -r --lto-partial=ir --lto-whole-program --lto-report=ir.txt -o ir.o a.o b.o
-	check "$name: --lto-partial=ir: the report agrees with the merged IR's symbols" \
+	expect "$name: --lto-partial=ir: the report agrees with the merged IR's symbols" \
 		eval 'has_lines ir.txt "lto-ld report: ir.o (relocatable whole-program, ir)" && [ -n "$(fates ir.txt)" ] &&
 		      [ -z "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)" ]' ||
 		diag "$(cat ir.txt)" "$(nm_check "$BIN/${prefix}lto-nm" ir.o ir.txt)"
@@ -196,26 +196,26 @@ weird=$(printf 'we"ird\\b\tx.o')
 cp b.o "$weird"
 "$L" -r --lto-whole-program --lto-report=weird.json -o weird.o a.o "$weird" c.o; rc=$?
 names_back='import json, sys; r = json.load(open(sys.argv[1])); assert [o["name"] for o in r["objects"]] == ["a.o", sys.argv[2]], r'
-check "JSON: a file name with a quote, a backslash and a tab comes back unchanged" \
+expect "JSON: a file name with a quote, a backslash and a tab comes back unchanged" \
 	eval '[ $rc -eq 0 ] && python3 -c "$names_back" weird.json "$weird"' || diag "$(cat weird.json 2>&1)"
 
 # The environment variable; the option wins over it.
 rm -f env.txt opt.txt
 LTO_LD_REPORT=env.txt "$L" -r --lto-whole-program -o env.o a.o b.o c.o
 LTO_LD_REPORT=env.txt "$L" -r --lto-whole-program --lto-report=opt.txt -o env2.o a.o b.o c.o
-check "LTO_LD_REPORT=FILE writes the report; --lto-report overrides it" \
+expect "LTO_LD_REPORT=FILE writes the report; --lto-report overrides it" \
 	eval '[ "$(fate env.txt unused_global)" = removed ] && [ -f opt.txt ] &&
 	      has_lines env.txt "lto-ld report: env.o (relocatable whole-program, native)"'
 
 # Unwritable report paths: an error naming the report, no output, no report.
-check_fails "a report in a directory that does not exist: an error before the link" \
+expect_fails "a report in a directory that does not exist: an error before the link" \
 	"cannot write the report nodir/r\.txt" "$L" -e main --lto-report=nodir/r.txt -o bad1 a.o b.o c.o s.o m.o
-check_fails "a report path that is a directory: an error" \
+expect_fails "a report path that is a directory: an error" \
 	"cannot write the report rdir: Is a directory" sh -c "mkdir -p rdir && exec '$L' -e main --lto-report=rdir -o bad2 a.o b.o c.o s.o m.o"
-check_fails "a report that cannot be written after the link (/dev/full): an error" \
+expect_fails "a report that cannot be written after the link (/dev/full): an error" \
 	"cannot write the report /dev/full: No space left on device" "$L" -e main --lto-report=/dev/full -o bad3 a.o b.o c.o s.o m.o
 left=$(ls -A | grep -E '^bad|lto-ld-' | tr '\n' ' ')
-check "...and none of them left an output or a temporary file" test -z "$left"
+expect "...and none of them left an output or a temporary file" test -z "$left"
 
 # A failed link writes no report (the lost-definition error of plugin.sh).
 cat > caller.c <<'C'
@@ -224,17 +224,17 @@ C
 printf 'int target_fn(int x) { return x * 7; }\n' > target.c
 gcc -O2 -flto -c caller.c && gcc -O2 -flto -c target.c
 rm -f lost.txt
-check "a link that fails writes no report" \
+expect "a link that fails writes no report" \
 	eval '! "$L" -r --lto-whole-program --lto-report=lost.txt -o lost.o caller.o target.o && [ ! -e lost.txt ] && [ ! -e lost.o ]'
 
 # Thin ld -r runs no LTO: no report, said once.
 rm -f thin.txt
 out=$("$L" -r --lto-partial=thin --lto-report=thin.txt -o t.o a.o b.o 2>&1)
-check "--lto-partial=thin: no report, and a warning says so" \
+expect "--lto-partial=thin: no report, and a warning says so" \
 	eval '[ ! -e thin.txt ] && text_has "$out" "no LTO report for a thin ld -r output"' || diag "$out"
 
 # Without lto-ld's plugin there is nothing to report from.
-check_fails "--lto-report with LTO_LD_PLUGIN (GCC's plugin) is an error" \
+expect_fails "--lto-report with LTO_LD_PLUGIN (GCC's plugin) is an error" \
 	"--lto-report \(LTO_LD_REPORT\) needs lto-ld-plugin\.so" \
 	env LTO_LD_PLUGIN="$(gcc -print-file-name=liblto_plugin.so)" "$L" -r --lto-report=x.txt -o x.o a.o b.o
 cd ..

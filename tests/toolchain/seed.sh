@@ -13,21 +13,21 @@ seed() {
 	for f in foo bar main; do
 		"${prefix}gcc" -O2 -flto -c "../$f.c" -o "$f.o"
 	done
-	check "$name: lto-ld links the IR objects" \
+	expect "$name: lto-ld links the IR objects" \
 		"$BIN/${prefix}lto-ld" -e main -o test foo.o bar.o main.o
 	syms=$("${prefix}nm" test | awk '$3 ~ /foo|bar|main/ {print $3}' | tr '\n' ' ')
-	check "$name: nm shows main only" test "$syms" = "main "
+	expect "$name: nm shows main only" test "$syms" = "main "
 	insns=$("${prefix}objdump" -d --disassemble=main test |
 		awk '/^ +[0-9a-f]+:/' | wc -l)
 	first=$("${prefix}objdump" -d --disassemble=main test | awk '/^ +[0-9a-f]+:/ {print; exit}')
-	check "$name: main is 'return 5' in two instructions" \
+	expect "$name: main is 'return 5' in two instructions" \
 		eval '[ "$insns" -eq 2 ] && text_has "$first" -E "[$]0x5|#5"' ||
 		diag "$("${prefix}objdump" -d --disassemble=main test)"
 	# Without LTO the same link keeps all three functions: the test can fail.
 	for f in foo bar main; do "${prefix}gcc" -O2 -c "../$f.c" -o "n$f.o"; done
 	"$BIN/${prefix}lto-ld" -e main -o plain nfoo.o nbar.o nmain.o
 	n=$("${prefix}nm" plain | grep -Ec ' T (foo|bar|main)$')
-	check "$name: control: without -flto all three stay" test "$n" -eq 3
+	expect "$name: control: without -flto all three stay" test "$n" -eq 3
 	cd ..
 }
 

@@ -7,22 +7,22 @@
 seed_ir_objects_private_tmp
 ld=$BIN/lto-ld
 
-check_fails "LTO_LD_PARTIAL=foo: the error names the variable" \
+expect_fails "LTO_LD_PARTIAL=foo: the error names the variable" \
 	"LTO_LD_PARTIAL='foo': unknown partial-link mode" \
 	env LTO_LD_PARTIAL=foo "$ld" -r -o env.o foo.o bar.o
-check_fails "--lto-partial=foo: the error names the option" \
+expect_fails "--lto-partial=foo: the error names the option" \
 	"--lto-partial='foo': unknown partial-link mode" \
 	"$ld" -r --lto-partial=foo -o opt.o foo.o bar.o
-check_fails "--lto-partial foo (two arguments): the error names the option" \
+expect_fails "--lto-partial foo (two arguments): the error names the option" \
 	"--lto-partial='foo': unknown partial-link mode" \
 	"$ld" -r --lto-partial foo -o opt.o foo.o bar.o
-check "--lto-partial wins over a bad LTO_LD_PARTIAL" \
+expect "--lto-partial wins over a bad LTO_LD_PARTIAL" \
 	env LTO_LD_PARTIAL=foo "$ld" -r --lto-partial=native -o opt.o foo.o bar.o
-check "a bad LTO_LD_PARTIAL stops no final link (it does not use it)" \
+expect "a bad LTO_LD_PARTIAL stops no final link (it does not use it)" \
 	env LTO_LD_PARTIAL=foo "$ld" -e main -o prog foo.o bar.o main.o
-check_fails "LTO_LD_JOBS=0: the error names the variable" "LTO_LD_JOBS='0'" \
+expect_fails "LTO_LD_JOBS=0: the error names the variable" "LTO_LD_JOBS='0'" \
 	env LTO_LD_JOBS=0 "$ld" -e main -o prog foo.o bar.o main.o
-check "LTO_LD_JOBS set to \"\" is unset" \
+expect "LTO_LD_JOBS set to \"\" is unset" \
 	env LTO_LD_JOBS= "$ld" -e main -o prog foo.o bar.o main.o
 
 done_testing

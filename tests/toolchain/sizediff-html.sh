@@ -73,16 +73,16 @@ else
 	not_ok "--html=page.html"; diag "$(cat err.txt)"; done_testing; exit 1
 fi
 # what the page must show: a removed symbol and a directory that vanished
-check "the images: removed_fn and all of c/ are only in OLD (--json)" python3 -c '
+expect "the images: removed_fn and all of c/ are only in OLD (--json)" python3 -c '
 import json, sys
 j = json.load(open("all.json"))
 sys.exit(not ([s for s in j["symbols"] if s["name"] == "removed_fn" and s["status"] == "vanished"] and
               [d for d in j["directories"] if d["directory"] == "c" and d["old"] and not d["new"]]))' ||
 	diag "$(cat text.txt)"
-check "the text on stdout is the same with --html" cmp -s with-html.txt text.txt
+expect "the text on stdout is the same with --html" cmp -s with-html.txt text.txt
 # self-contained: nothing is loaded, and the CSP forbids it anyway
 csp="Content-Security-Policy\" content=\"default-src 'none'"
-check "the page loads nothing from elsewhere (no src/href/URL; CSP default-src 'none')" \
+expect "the page loads nothing from elsewhere (no src/href/URL; CSP default-src 'none')" \
 	eval '! grep -Eiq "<(link|img|iframe)|(src|href)=|https?://|@import" page.html && grep -q "$csp" page.html' ||
 	diag "$(grep -Eio '.{30}((src|href)=|https?://).{30}' page.html)"
 
@@ -338,7 +338,7 @@ fi
 check_html_error() {
 	desc=$1 pattern=$2; shift 2
 	out=$("$@" 2>err.txt); rc=$?
-	check "$desc" eval '[ $rc -eq 1 ] && [ -z "$out" ] && grep -Eq -- "$pattern" err.txt' ||
+	expect "$desc" eval '[ $rc -eq 1 ] && [ -z "$out" ] && grep -Eq -- "$pattern" err.txt' ||
 		diag "exit $rc" "$(cat err.txt)" "$out"
 }
 check_html_error "--html into a missing directory: exit 1, named" \
@@ -355,7 +355,7 @@ else
 	skip "--html into a read-only directory: root writes there anyway"
 fi
 "$sd" --html= prog-nolto prog-lto > out.txt 2>err.txt; rc=$?
-check "--html= (empty): exit 2, said" \
+expect "--html= (empty): exit 2, said" \
 	eval '[ $rc -eq 2 ] && [ ! -s out.txt ] && grep -q -- "--html: the page needs a file name" err.txt' ||
 	diag "exit $rc" "$(cat err.txt)"
 
@@ -365,7 +365,7 @@ if have arm-linux-gnueabihf-gcc; then
 	check_html_error "images of two architectures: exit 1, both named with their machines" \
 		"prog-nolto is for [^ ]+ \(ELF machine [0-9]+\) but prog-arm is for ARM \(ELF machine 40\)" \
 		"$sd" --html=kept.html --nm=nm prog-nolto prog-arm
-	check "...and the existing page is left as it was, with no temporary file" \
+	expect "...and the existing page is left as it was, with no temporary file" \
 		eval '[ "$(cat kept.html)" = keep ] && [ -z "$(ls -A | grep "^\.kept\.html")" ]'
 else
 	skip_missing arm-linux-gnueabihf-gcc "two architectures not tested"

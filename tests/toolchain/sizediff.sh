@@ -175,12 +175,12 @@ print(sum(int(f[1], 16) for f in (l.split() for l in open(sys.argv[1]))
 
 # accounted DESC JSON [OBJMAP]: check.py agrees with the JSON
 accounted() {
-	check "$1" python3 "$WORK/check.py" "$2" old.nm new.nm ${3:+"$3"}
+	expect "$1" python3 "$WORK/check.py" "$2" old.nm new.nm ${3:+"$3"}
 }
 
 # json_is DESC JSON PYTHON-EXPRESSION (r is the report)
 json_is() {
-	check "$1" python3 -c "import json, sys; r = json.load(open(sys.argv[1])); assert $3, r" "$2"
+	expect "$1" python3 -c "import json, sys; r = json.load(open(sys.argv[1])); assert $3, r" "$2"
 }
 
 # scenario PREFIX NAME: build the program twice, compare
@@ -213,13 +213,13 @@ scenario() {
 		not_ok "$name: the images are not what the test needs"; diag "$(cat old.nm new.nm)"
 	fi
 
-	check "$name: ${prefix}lto-sizediff OLD NEW, text and --json" \
+	expect "$name: ${prefix}lto-sizediff OLD NEW, text and --json" \
 		eval '"$sd" prog-nolto prog-lto > text.txt 2>err.txt &&
 		      "$sd" --json --top=0 prog-nolto prog-lto > all.json 2>>err.txt' || diag "$(cat err.txt)"
 	accounted "$name: totals, symbol and name counts, every changed name and its status agree with nm" all.json
 
 	old=$(nmsum old.nm '.*') new=$(nmsum new.nm '.*')
-	check "$name: the text total is nm's sum ($old -> $new)" \
+	expect "$name: the text total is nm's sum ($old -> $new)" \
 		eval 'grep -Eq "^total: $old -> $new bytes, [+-][0-9]+ " text.txt && [ "$old" -gt "$new" ]' ||
 		diag "$(head -5 text.txt)"
 
@@ -230,12 +230,12 @@ scenario() {
 		"[(s['old'], s['new'], s['old_count'], s['new_count'], s['status']) for s in r['symbols'] if s['name'] == 'scale'] == [($s_old, $s_new, 1, 1, 'decreased')] and not [s for s in r['symbols'] if '.' in s['name']]"
 	json_is "$name: pick and pick (OLD) vs pick.lto_priv.0/1 (NEW): one name, count 2->2 ($p_old -> $p_new)" all.json \
 		"[(s['old'], s['new'], s['old_count'], s['new_count']) for s in r['symbols'] if s['name'] == 'pick'] == [($p_old, $p_new, 2, 2)]"
-	check "$name: the text lists pick with both sizes and 2->2" grep -Eq "^ +$p_old +$p_new +-[0-9]+  2->2 +pick$" text.txt ||
+	expect "$name: the text lists pick with both sizes and 2->2" grep -Eq "^ +$p_old +$p_new +-[0-9]+  2->2 +pick$" text.txt ||
 		diag "$(cat text.txt)"
 
 	# removed_fn, bias_a and mult_b vanished; swapped, they appear
 	rf=$(nmsum old.nm removed_fn)
-	check "$name: removed_fn ($rf bytes) is listed as vanished" \
+	expect "$name: removed_fn ($rf bytes) is listed as vanished" \
 		output_has -E "^ +$rf +0 +-$rf  1->0 +removed_fn$" sed -n '/^vanished, only in old/,/^$/p' text.txt ||
 		diag "$(cat text.txt)"
 	json_is "$name: JSON: removed_fn, bias_a and mult_b have status vanished" all.json \
@@ -259,7 +259,7 @@ scenario() {
 	python3 -c 'import json, sys
 for d in json.load(open(sys.argv[1]))["directories"]:
     print(d["directory"], d["old"], d["new"], d["diff"])' dirs.json > dirs-json.txt
-	check "$name: the text's directory table is the JSON's" eval '[ -s dirs-text.txt ] && cmp -s dirs-text.txt dirs-json.txt' ||
+	expect "$name: the text's directory table is the JSON's" eval '[ -s dirs-text.txt ] && cmp -s dirs-text.txt dirs-json.txt' ||
 		diag "$(cat dirs.txt dirs-json.txt)"
 
 	# thin archives name their members relative to themselves: b/thin.a
@@ -468,16 +468,16 @@ reasons() {
 		not_ok "$name: --report: the image and report are not what the test needs"; diag "$(cat new.nm r.json)"
 	fi
 
-	check "$name: ${prefix}lto-sizediff --report=r.json OLD NEW, text and --json" \
+	expect "$name: ${prefix}lto-sizediff --report=r.json OLD NEW, text and --json" \
 		eval '"$sd" --report=r.json prog-nolto prog-lto > reasons.txt 2>err.txt &&
 		      "$sd" --json --report=r.json prog-nolto prog-lto > reasons.json 2>>err.txt' || diag "$(cat err.txt)"
-	check "$name: every reason's names, symbols and bytes as recomputed from nm and the report; they add up to nm's total" \
+	expect "$name: every reason's names, symbols and bytes as recomputed from nm and the report; they add up to nm's total" \
 		python3 "$WORK/check-reasons.py" reasons.json r.json new.nm
 	for want in "non-IR reference=asm_target(\.part\.[0-9]+)?" "named in asm of another unit=exported_fn" \
 		"weak=weak_fn" "keep set=main" "still emitted=(emitted_fn|sink)"; do
 		reason=${want%%=*} re=${want#*=}
 		got=$(reason_bytes reasons.json "$reason") exp=$(nmsum new.nm "$re")
-		check "$name: kept ($reason): $got bytes, nm's $re" eval '[ -n "$got" ] && [ "$got" -eq "$exp" ] && [ "$exp" -gt 0 ]' ||
+		expect "$name: kept ($reason): $got bytes, nm's $re" eval '[ -n "$got" ] && [ "$got" -eq "$exp" ] && [ "$exp" -gt 0 ]' ||
 			diag "nm's: $exp" "$(cat reasons.txt)"
 	done
 	json_is "$name: nat.o's twin is under 'not prevailing' (its IR definition's fate), start.S's s_entry and s_data under native code, core.c's statics under 'not in the report'" reasons.json \
@@ -490,7 +490,7 @@ for kind in ("kept", "unexplained"):
         print(v["bytes"], "", v["symbols"], v["names"], kind + ":", k)
 t = r["total"]
 print(t["bytes"], "", t["symbols"], t["names"], "total: new\x27s sized symbols")' reasons.json > reasons-json.txt
-	check "$name: the text's keep-reason table is the JSON's" \
+	expect "$name: the text's keep-reason table is the JSON's" \
 		eval '[ -s reasons-text.txt ] && cmp -s reasons-text.txt reasons-json.txt' || diag "$(cat reasons.txt reasons-json.txt)"
 
 	# a final link's report is of its output: final.elf, not prog-lto
@@ -526,7 +526,7 @@ print(t["bytes"], "", t["symbols"], t["names"], "total: new\x27s sized symbols")
 check_exit() {
 	desc=$1 want=$2 pattern=$3; shift 3
 	out=$("$@" 2>&1); rc=$?
-	check "$desc" eval '[ "$rc" -eq "$want" ] && text_has "$out" -E -- "$pattern"' || diag "exit $rc" "$out"
+	expect "$desc" eval '[ "$rc" -eq "$want" ] && text_has "$out" -E -- "$pattern"' || diag "exit $rc" "$out"
 }
 
 # target PREFIX NAME: scenario and reasons; on ARM, that the ARM nm runs
@@ -536,7 +536,7 @@ target() {
 	[ "$2" = arm ] || return 0
 	cd arm || exit 99
 	out=$(LTO_LD_VERBOSE=1 "$BIN/arm-linux-gnueabihf-lto-sizediff" prog-nolto prog-lto 2>&1 >/dev/null)
-	check "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" text_has "$out" \
+	expect "arm: arm-linux-gnueabihf-lto-sizediff runs arm-linux-gnueabihf-nm" text_has "$out" \
 		-E 'running: [^ ]*/arm-linux-gnueabihf-nm -S --defined-only -- prog-nolto$' || diag "$out"
 	cd ..
 }
@@ -549,7 +549,7 @@ S=$BIN/lto-sizediff
 # the nm: LTO_SIZEDIFF_NM, --nm over it; the project's lto-nm works too
 out=$(LTO_LD_VERBOSE=1 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" prog-nolto prog-lto 2>&1 >/dev/null)
 out2=$(LTO_LD_VERBOSE=1 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" --nm=nm prog-nolto prog-lto 2>&1 >/dev/null)
-check "LTO_SIZEDIFF_NM chooses the nm, --nm wins over it" \
+expect "LTO_SIZEDIFF_NM chooses the nm, --nm wins over it" \
 	eval 'text_has "$out" "running: $BIN/lto-nm -S" && text_has "$out2" -E "running: [^ ]*/nm -S" &&
 	      ! text_has "$out2" lto-nm' || diag "$out" "$out2"
 LTO_SIZEDIFF_NM="$BIN/lto-nm" "$S" --json --top=0 --objects=ir.a prog-nolto prog-lto > lto-nm.json
@@ -559,7 +559,7 @@ json_is "lto-nm as the nm: the same directories from the IR archive" lto-nm.json
 # --top=N
 "$S" --top=1 prog-nolto prog-lto > top1.txt
 n=$(sed -n '/^largest decreases/,/^$/p' top1.txt | grep -c '^ *[0-9]')
-check "--top=1: one row per list" \
+expect "--top=1: one row per list" \
 	eval 'grep -Eq "^largest decreases \(1 of [0-9]+ names, -[0-9]+ bytes in all\):\$" top1.txt && [ "$n" -eq 1 ]' ||
 	diag "$(cat top1.txt)"
 "$S" --json --top=1 --objects=a/a1.o prog-nolto prog-lto > top1.json
@@ -573,10 +573,10 @@ cp prog-lto "$weird"
 cp prog-lto "$(printf 'caf\351')"
 cafe=$(printf 'caf\351')
 names_back='import json, sys; r = json.load(open(sys.argv[1])); assert r["old"]["file"] == sys.argv[2] and r["new"]["file"] == "caf\u00e9", r'
-check "--json is valid JSON (python3 -m json.tool); names with quotes, backslashes, tabs, control and non-UTF-8 bytes come back" \
+expect "--json is valid JSON (python3 -m json.tool); names with quotes, backslashes, tabs, control and non-UTF-8 bytes come back" \
 	eval '"$S" --json "$weird" "$cafe" > weird.json && python3 -m json.tool weird.json > /dev/null &&
 	      python3 -c "$names_back" weird.json "$weird"' || diag "$(cat weird.json)"
-check "every --json output of the scenario parses" \
+expect "every --json output of the scenario parses" \
 	eval 'python3 -m json.tool all.json > /dev/null && python3 -m json.tool dirs.json > /dev/null'
 
 printf 'not an object\n' > notelf.txt
@@ -602,14 +602,14 @@ fi
 check_exit "an nm that does not exist: exit 1" 1 "cannot find nm '/nonexistent/nm'" \
 	"$S" --nm=/nonexistent/nm prog-nolto prog-lto
 check_exit "an unknown option: exit 2 with usage" 2 "unknown option '--bogus'" "$S" --bogus prog-nolto prog-lto
-check "...and the usage is printed" eval '"$S" --bogus prog-nolto prog-lto 2>&1 | grep -q "^usage: lto-sizediff "'
+expect "...and the usage is printed" eval '"$S" --bogus prog-nolto prog-lto 2>&1 | grep -q "^usage: lto-sizediff "'
 check_exit "--top=x: exit 2" 2 "--top: 'x' is not a number" "$S" --top=x prog-nolto prog-lto
 check_exit "--top=-1: exit 2" 2 "--top: '-1' is not a number" "$S" --top=-1 prog-nolto prog-lto
 check_exit "--objects without its file: exit 2" 2 "option '--objects' needs an argument" "$S" prog-nolto prog-lto --objects
 check_exit "one image only: exit 2" 2 "OLD and NEW are needed" "$S" prog-nolto
 check_exit "three images: exit 2" 2 "only two images" "$S" prog-nolto prog-lto prog-lto
-check "--help: exit 0" "$S" --help
-check "--help describes --report" output_has '--report=FILE' "$S" --help
+expect "--help: exit 0" "$S" --help
+expect "--help describes --report" output_has '--report=FILE' "$S" --help
 check_exit "--report without its file: exit 2" 2 "option '--report' needs an argument" "$S" prog-nolto prog-lto --report
 
 # --report: what is not lto-ld's JSON report of the link is refused,
@@ -677,6 +677,6 @@ mkdir tmpdir
 before=$(ls -A | sort)
 TMPDIR=$PWD/tmpdir "$S" --objects=ir.a --objects=b/libb.a prog-nolto prog-lto > /dev/null
 TMPDIR=$PWD/tmpdir "$S" --objects=notelf.txt prog-nolto prog-lto > /dev/null 2>&1
-check "no temporary files left" eval '[ -z "$(ls -A tmpdir)" ] && [ "$(ls -A | sort)" = "$before" ]'
+expect "no temporary files left" eval '[ -z "$(ls -A tmpdir)" ] && [ "$(ls -A | sort)" = "$before" ]'
 cd ..
 done_testing

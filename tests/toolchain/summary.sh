@@ -11,7 +11,7 @@ results=$TOP_SRCDIR/tests/kernel/results.sh
 
 # same DESCRIPTION EXPECTED-FILE ACTUAL-FILE: the two files are equal
 same() {
-	check "$1" cmp -s "$2" "$3" || diag "$(diff "$2" "$3")"
+	expect "$1" cmp -s "$2" "$3" || diag "$(diff "$2" "$3")"
 }
 
 # ---- the summary of a harness log and another log ----
@@ -39,18 +39,18 @@ OUT
 same "the skips by reason (a missing tool's grouped), then the totals" want.txt out.txt
 
 "$summary" test-suite.log deb.log no-such.log > out.txt
-check "a missing log counts as one failure" test "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ||
+expect "a missing log counts as one failure" test "$(tail -n 1 out.txt)" = "7 passed, 2 failed, 3 skipped" ||
 	diag "$(cat out.txt)"
 
 printf '# PASS: 4\n# FAIL: 0\n' > clean.log
 "$summary" clean.log > out.txt
-check "without skips, the totals line alone" test "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped"
+expect "without skips, the totals line alone" test "$(cat out.txt)" = "4 passed, 0 failed, 0 skipped"
 
 # As in Automake: an expected failure is not a failure, an unexpected pass is
 printf '# PASS: 3\n# XFAIL: 2\n# FAIL: 0\n# XPASS: 0\n' > xfail.log
 printf '# PASS: 3\n# XFAIL: 0\n# FAIL: 0\n# XPASS: 1\n' > xpass.log
-check "an expected failure (XFAIL) counts as passed" test "$("$summary" xfail.log)" = "5 passed, 0 failed, 0 skipped"
-check "an unexpected pass (XPASS) counts as failed" test "$("$summary" xpass.log)" = "3 passed, 1 failed, 0 skipped"
+expect "an expected failure (XFAIL) counts as passed" test "$("$summary" xfail.log)" = "5 passed, 0 failed, 0 skipped"
+expect "an unexpected pass (XPASS) counts as failed" test "$("$summary" xpass.log)" = "3 passed, 1 failed, 0 skipped"
 
 # ---- skip_missing and skip ----
 # tap_run VALUE: three skips as a test would report them, with
@@ -99,6 +99,6 @@ not ok 7 - virt edit: rebuilt with the LTRANS cache, booted
 OUT
 same "kernel check: one result per check, a target without results one failure" want.txt kernel-check.log
 "$summary" kernel-check.log > out.txt
-check "kernel check: counted check by check" test "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped"
+expect "kernel check: counted check by check" test "$(cat out.txt)" = "4 passed, 3 failed, 0 skipped"
 
 done_testing

@@ -5,8 +5,7 @@
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 line=$("$LTO_LD" --version | tail -n 1)
-printf '%s\n' "$line" | grep -Eq '^lto-ld [^ ]+ \(' && ok "lto-ld --version ends with lto-ld's line" ||
-	{ not_ok "lto-ld --version ends with lto-ld's line"; diag "$line"; }
+expect "lto-ld --version ends with lto-ld's line" text_has "$line" -E '^lto-ld [^ ]+ \(' || diag "$line"
 
 for tool in ar nm ranlib; do
 	for opt in --version -V; do
@@ -21,9 +20,7 @@ done
 
 sizediff=${TOP_BUILDDIR:?}/lto-sizediff
 out=$("$sizediff" --version 2>&1); rc=$?
-[ $rc -eq 0 ] && [ "$out" = "$line" ] && ok "lto-sizediff --version: lto-ld's line" ||
-	{ not_ok "lto-sizediff --version: lto-ld's line"; diag "$out"; }
-"$sizediff" --help | grep -q -- '--version' && ok "lto-sizediff --help names --version" ||
-	not_ok "lto-sizediff --help names --version"
+expect "lto-sizediff --version: lto-ld's line" eval '[ $rc -eq 0 ] && [ "$out" = "$line" ]' || diag "$out"
+expect "lto-sizediff --help names --version" eval '"$sizediff" --help | grep -q -- --version'
 
 done_testing

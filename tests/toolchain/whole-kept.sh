@@ -11,10 +11,8 @@ ld=$BIN/lto-ld
 said='nothing was kept.*--lto-keep=FILE, --lto-keep-symbol=GLOB, -e SYMBOL'
 
 out=$("$ld" -r --lto-whole-program -o wp.o foo.o bar.o main.o 2>&1)
-printf '%s\n' "$out" | grep -q -- "$said" && ok "nothing kept: a warning names the ways to keep" ||
-	{ not_ok "nothing kept: a warning names the ways to keep"; diag "$out"; }
-[ -z "$(nm --defined-only wp.o)" ] && ok "...(the object defines nothing)" ||
-	not_ok "...(the object defines nothing)"
+expect "nothing kept: a warning names the ways to keep" text_has "$out" -- "$said" || diag "$out"
+expect "...(the object defines nothing)" test -z "$(nm --defined-only wp.o)"
 
 # kept_quietly DESCRIPTION LD-ARGUMENTS...: main kept, and no warning
 kept_quietly() {
@@ -30,7 +28,6 @@ echo main > keep.txt
 kept_quietly "--lto-keep=keep.txt" --lto-keep=keep.txt
 
 out=$("$ld" -r -o all.o foo.o bar.o main.o 2>&1)
-! printf '%s\n' "$out" | grep -q 'nothing was kept' && ok "no --lto-whole-program: no such warning" ||
-	{ not_ok "no --lto-whole-program: no such warning"; diag "$out"; }
+expect "no --lto-whole-program: no such warning" eval '! text_has "$out" "nothing was kept"' || diag "$out"
 
 done_testing

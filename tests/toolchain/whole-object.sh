@@ -51,24 +51,24 @@ whole() {
 	ld="$BIN/${prefix}lto-ld" cc="${prefix}gcc"
 	for f in main ctor initcall tag; do "$cc" -O2 -flto -c "../$f.c" -o "$f.o"; done
 
-	check "$name: thin ld -r of the three members" \
+	expect "$name: thin ld -r of the three members" \
 		"$ld" -r --lto-partial=thin -o parts.o ctor.o initcall.o tag.o
-	check "$name: final link through gcc -B (lto-ld as ld)" \
+	expect "$name: final link through gcc -B (lto-ld as ld)" \
 		"$cc" -O2 -flto -B../gccb/ -o prog main.o parts.o
 	"$@" ./prog; rc=$?
-	check "$name: constructor, initcall and used variable survive" test $rc -eq 0
+	expect "$name: constructor, initcall and used variable survive" test $rc -eq 0
 
 	# control: the same thin archive given to plain ld loses its members
 	"$cc" -O2 -flto -o control main.o parts.o 2>/dev/null
 	"$@" ./control; rc=$?
-	check "$name: control: plain ld drops them (exit $rc)" test $rc -ne 0
+	expect "$name: control: plain ld drops them (exit $rc)" test $rc -ne 0
 
 	# nested: a thin ld -r of a thin ld -r output
 	"$ld" -r --lto-partial=thin -o inner.o ctor.o initcall.o &&
 	"$ld" -r --lto-partial=thin -o outer.o inner.o tag.o &&
 	"$cc" -O2 -flto -B../gccb/ -o nested main.o outer.o
 	"$@" ./nested; rc=$?
-	check "$name: thin ld -r of thin ld -r output" test $rc -eq 0
+	expect "$name: thin ld -r of thin ld -r output" test $rc -eq 0
 
 	# nested thin archives made by ar (kbuild style), linked --whole-archive
 	mkdir -p sub
@@ -76,11 +76,11 @@ whole() {
 	rm -f sub/built-in.a built-in.a
 	"${prefix}ar" cDPrST sub/built-in.a sub/ctor.o sub/initcall.o
 	"${prefix}ar" cDPrST built-in.a sub/built-in.a tag.o
-	check "$name: nested thin archives under --whole-archive" \
+	expect "$name: nested thin archives under --whole-archive" \
 		"$cc" -O2 -flto -B../gccb/ -o kbuild main.o \
 		-Wl,--whole-archive built-in.a -Wl,--no-whole-archive
 	"$@" ./kbuild; rc=$?
-	check "$name: ...all members linked (LTO through lto-ld)" test $rc -eq 0
+	expect "$name: ...all members linked (LTO through lto-ld)" test $rc -eq 0
 	cd ..
 }
 
@@ -94,7 +94,7 @@ lib_spellings() {
 		rm -f t
 		# shellcheck disable=SC2086
 		"$BIN/lto-ld" -e main --unresolved-symbols=ignore-all -o t main.o -L. $spelling
-		check "thin ld -r output given as '$spelling': its constructor is linked" \
+		expect "thin ld -r output given as '$spelling': its constructor is linked" \
 			output_has '\.init_array' readelf -SW t
 	done
 	cd ..
