@@ -78,3 +78,22 @@ size_t strvec_bytes(const struct strvec *sv)
 		total += strlen(sv->v[i]) + 1;
 	return total;
 }
+
+char *strvec_join(const struct strvec *sv, const char *after)
+{
+	size_t after_len = strlen(after), len = 0;
+	char *text, *p;
+
+	for (size_t i = 0; i < sv->n; i++)
+		len += strlen(sv->v[i]) + after_len;
+	text = p = xmalloc(len + 1);
+	for (size_t i = 0; i < sv->n; i++) {
+		size_t n = strlen(sv->v[i]);
+
+		memcpy(p, sv->v[i], n);
+		memcpy(p + n, after, after_len);
+		p += n + after_len;
+	}
+	*p = '\0';
+	return text;
+}

@@ -36,5 +36,7 @@ void strvec_clear(struct strvec *sv);
 char **strvec_detach(struct strvec *sv);
 /* Total bytes of all strings including their terminators. */
 size_t strvec_bytes(const struct strvec *sv);
+/* The strings, each followed by AFTER, as one malloc'd string ("" when empty). */
+char *strvec_join(const struct strvec *sv, const char *after);
 
 #endif

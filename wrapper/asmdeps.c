@@ -242,21 +242,13 @@ static int file_sum(const char *path, char hex[SHA256_HEX_LEN + 1])
 	return 0;
 }
 
-/* LIST (malloc'd) with one more line, "SUM PATH". */
-static char *add_line(char *list, const char *sum, const char *path)
-{
-	char *more = xasprintf("%s%s %s\n", list, sum, path);
-
-	free(list);
-	return more;
-}
-
 #define ABSENT_SUM "----------------------------------------------------------------"
 
 int asmdeps_record(char *const *read, char *const *absent,
 		   const struct timespec *since, char **list, char **why)
 {
-	char *text = xstrdup(""), hex[SHA256_HEX_LEN + 1];
+	struct strvec lines = STRVEC_INIT;
+	char hex[SHA256_HEX_LEN + 1];
 	struct stat st;
 
 	*why = NULL;
@@ -270,7 +262,7 @@ int asmdeps_record(char *const *read, char *const *absent,
 		else if (at_or_after(&st.st_mtim, since) || at_or_after(&st.st_ctim, since))
 			*why = xasprintf("%s changed while the compile ran", path);
 		else
-			text = add_line(text, hex, path);
+			strvec_pushf(&lines, "%s %s", hex, path);
 	}
 	for (size_t i = 0; absent[i] && !*why; i++) {
 		if (strchr(absent[i], '\n'))
@@ -278,15 +270,11 @@ int asmdeps_record(char *const *read, char *const *absent,
 		else if (lstat(absent[i], &st) == 0)
 			*why = xasprintf("%s appeared while the compile ran", absent[i]);
 		else
-			text = add_line(text, ABSENT_SUM, absent[i]);
+			strvec_pushf(&lines, "%s %s", ABSENT_SUM, absent[i]);
 	}
-	if (*why) {
-		free(text);
-		*list = NULL;
-		return -1;
-	}
-	*list = text;
-	return 0;
+	*list = *why ? NULL : strvec_join(&lines, "\n");
+	strvec_clear(&lines);
+	return *why ? -1 : 0;
 }
 
 char *asmdeps_check(const char *list, size_t len)

@@ -193,32 +193,26 @@ static int by_path(const void *a, const void *b)
  */
 static void join_deps(struct cache_link *link, struct strvec *lines)
 {
-	char *text = xstrdup(""), *more;
+	struct strvec kept = STRVEC_INIT;
 
 	qsort(lines->v, lines->n, sizeof(*lines->v), by_path);
-	for (size_t i = 0; i < lines->n; i++) {
+	for (size_t i = 0; i < lines->n && !link->deps_unknown; i++) {
 		const char *line = lines->v[i];
 
-		if (strlen(line) < SHA256_HEX_LEN + 2 || line[SHA256_HEX_LEN] != ' ') {
+		if (strlen(line) < SHA256_HEX_LEN + 2 || line[SHA256_HEX_LEN] != ' ')
 			link->deps_unknown = xstrdup("a malformed line in the LTRANS log");
-			break;
-		}
-		if (i > 0 && !by_path(&lines->v[i - 1], &lines->v[i]))
+		else if (i > 0 && !by_path(&lines->v[i - 1], &lines->v[i]))
 			continue;
-		if (i > 0 && !strcmp(lines->v[i - 1] + SHA256_HEX_LEN + 1,
-				     line + SHA256_HEX_LEN + 1)) {
+		else if (i > 0 && !strcmp(lines->v[i - 1] + SHA256_HEX_LEN + 1,
+					  line + SHA256_HEX_LEN + 1))
 			link->deps_unknown = xasprintf("%s changed during the link",
 						       line + SHA256_HEX_LEN + 1);
-			break;
-		}
-		more = xasprintf("%s%s\n", text, line);
-		free(text);
-		text = more;
+		else
+			strvec_push(&kept, line);
 	}
-	if (link->deps_unknown)
-		free(text);
-	else
-		link->deps = text;
+	if (!link->deps_unknown)
+		link->deps = strvec_join(&kept, "\n");
+	strvec_clear(&kept);
 }
 
 /*

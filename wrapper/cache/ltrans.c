@@ -109,15 +109,12 @@ static void log_line(const char *what, const char *detail)
  */
 static void log_deps(const char *deps)
 {
-	char *text = xstrdup(""), *more;
-
 	for (const char *p = deps, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
-		more = xasprintf("%sdep %.*s\n", text, (int)(nl - p), p);
-		free(text);
-		text = more;
+		char *line = xstrndup(p, (size_t)(nl - p));
+
+		log_line("dep", line);
+		free(line);
 	}
-	log_text(text);
-	free(text);
 }
 
 void ltrans_log_read(const char *path, struct ltrans_log *log)
