@@ -135,7 +135,7 @@ static void name_in(struct strvec *names, const char *found, const char *dir)
 {
 	size_t len = strlen(dir);
 
-	if (!strncmp(found, dir, len) && found[len] == '/' && found[len + 1])
+	if (below(found, dir) && found[len + 1])
 		strvec_push(names, found + len + 1);
 }
 

@@ -69,37 +69,20 @@ static void read_values(void)
 						      "a size (like 500M or 2G)", size);
 }
 
-/* The variables that are their text (env_value), and the flags (env_flag). */
-static const struct {
-	const char *name;
-	const char **value;
-} texts[] = {
-	{ "LTO_LD_REAL_LD", &settings.real_ld },
-	{ "LTO_LD_CC", &settings.cc },
-	{ "COLLECT_GCC", &settings.collect_gcc },
-	{ "LTO_LD_PLUGIN", &settings.plugin },
-	{ "LTO_LD_LTO_FLAGS", &settings.lto_flags },
-	{ "LTO_LD_REPORT", &settings.report },
-	{ "LTO_LD_EXPORTS", &settings.exports },
-	{ "LTO_LD_CACHE", &settings.cache },
-};
-
-static const struct {
-	const char *name;
-	bool *on;
-} flags[] = {
-	{ "LTO_LD_WHOLE_PROGRAM", &settings.whole_program },
-	{ "LTO_LD_FINAL_WEAK", &settings.final_weak },
-	{ "LTO_LD_SAVE_TEMPS", &settings.save_temps },
-	{ "LTO_LD_VERBOSE", &settings.verbose },
-};
-
 void settings_read(void)
 {
-	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
-		*texts[i].value = env_value(texts[i].name);
-	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
-		*flags[i].on = env_flag(flags[i].name);
+	settings.real_ld = env_value("LTO_LD_REAL_LD");
+	settings.cc = env_value("LTO_LD_CC");
+	settings.collect_gcc = env_value("COLLECT_GCC");
+	settings.plugin = env_value("LTO_LD_PLUGIN");
+	settings.lto_flags = env_value("LTO_LD_LTO_FLAGS");
+	settings.report = env_value("LTO_LD_REPORT");
+	settings.exports = env_value("LTO_LD_EXPORTS");
+	settings.cache = env_value("LTO_LD_CACHE");
+	settings.whole_program = env_flag("LTO_LD_WHOLE_PROGRAM");
+	settings.final_weak = env_flag("LTO_LD_FINAL_WEAK");
+	settings.save_temps = env_flag("LTO_LD_SAVE_TEMPS");
+	settings.verbose = env_flag("LTO_LD_VERBOSE");
 	verbose = settings.verbose;
 	read_values();
 }
