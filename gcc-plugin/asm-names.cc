@@ -620,6 +620,51 @@ static void drop_exports(void *gcc_data, void *user_data)
 	}
 }
 
+/*
+ * Calls of NODE, which UNIT's flatten function reaches, that leave UNIT
+ * can no longer be inlined; NODE's calls within UNIT are followed.
+ */
+static void cut_calls_out_of_unit(cgraph_node *node, lto_file_decl_data *unit,
+				  std::unordered_set<cgraph_node *> &seen)
+{
+	for (cgraph_edge *e = node->callees; e; e = e->next_callee) {
+		cgraph_node *callee = e->callee->ultimate_alias_target();
+
+		/* (GCC's rule: such an edge fails with a final reason) */
+		if (callee->lto_file_data != unit) {
+			e->call_stmt_cannot_inline_p = true;
+			e->inline_failed = CIF_FUNCTION_NOT_INLINABLE;
+		} else if (seen.insert(callee).second)
+			cut_calls_out_of_unit(callee, unit, seen);
+	}
+}
+
+/*
+ * Before the first IPA pass of WPA: __attribute__((flatten)) inlines
+ * what the function's own unit defines, as it does without LTO.  GCC's
+ * WPA would inline the whole program's call tree below it (vexpress:
+ * percpu.c's pcpu_build_alloc_info took WPA past 23 GB).  So every call
+ * a flatten function reaches within its unit that leaves the unit is
+ * made one the inliner must leave a call, as a build without LTO has it.
+ */
+static void flatten_within_unit(void *gcc_data, void *user_data)
+{
+	static bool done;
+	cgraph_node *node;
+
+	(void)gcc_data;
+	(void)user_data;
+	if (done || !in_lto_p || flag_ltrans)
+		return;
+	done = true;
+	FOR_EACH_DEFINED_FUNCTION(node) {
+		std::unordered_set<cgraph_node *> seen;
+
+		if (lookup_attribute("flatten", DECL_ATTRIBUTES(node->decl)))
+			cut_calls_out_of_unit(node, node->lto_file_data, seen);
+	}
+}
+
 int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
@@ -641,5 +686,7 @@ int plugin_init(struct plugin_name_args *info,
 			  write_extern_asm_names, NULL);
 	register_callback(info->base_name, PLUGIN_PASS_EXECUTION,
 			  drop_exports, NULL);
+	register_callback(info->base_name, PLUGIN_PASS_EXECUTION,
+			  flatten_within_unit, NULL);
 	return 0;
 }
