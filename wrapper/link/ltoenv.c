@@ -147,6 +147,17 @@ char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd,
 	 */
 	if (kind != LINK_FINAL && cmd->whole_program)
 		add_collect_option(&opts, "--param=lto-min-partition=" WHOLE_PROGRAM_MIN_PARTITION);
+	/*
+	 * A whole-program ld -r puts the code of all its IR in the place of
+	 * one input, ahead of the native code around it (a kernel's asm):
+	 * branches between native objects then cross all of it.  A section
+	 * per LTRANS function keeps the native code together in .text, ahead
+	 * of the functions, as the final link places it (a Thumb-2 kernel's
+	 * conditional branches reach +-1 MiB).  -fno-function-sections in
+	 * the LTO flags comes later and wins.
+	 */
+	if (kind == LINK_NATIVE_REL && cmd->whole_program)
+		add_collect_option(&opts, "-ffunction-sections");
 	/* LTRANS units need it too: it reconciles named sections' flags */
 	if (cc_plugin) {
 		char *flag = xasprintf("-fplugin=%s", cc_plugin);
