@@ -6,7 +6,7 @@
 #
 # Usage: scripts/kernel.sh LTO_LD COMMAND...
 #   tree                  prepare (or reuse) the patched tree
-#   build TARGET VARIANT  TARGET: mps2 | virt | stm32; VARIANT: nolto | lto
+#   build TARGET VARIANT  TARGET: below; VARIANT: nolto | lto
 #                         (whole-program vmlinux.o) | ltoplain (plain ld -r);
 #                         the levers: nolto-gc, lto-gc (gc-sections),
 #                         lto-one (-flto-partition=one), lto-weak
@@ -16,14 +16,16 @@
 #                         (-fno-partial-inlining), nolto-stack, lto-stack
 #                         (-fno-conserve-stack)
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
-#                         boot mps2 or virt, keep the console
-#   parity TARGET         build and boot both variants of mps2 or virt and
-#                         compare them: KUnit, initcall order, console, and
-#                         on virt the module and kallsyms
+#                         boot a target of mps2, virt or vexpress, keep the
+#                         console
+#   parity TARGET         build and boot both variants of TARGET and
+#                         compare them: KUnit, initcall order, console; on
+#                         virt the module, on vexpress the modules and
+#                         /proc/config.gz; kallsyms on both
 #   faults                boot the virt LTO kernel in a broken state (one
 #                         initcall left out, a failing module): the parity
 #                         checks must catch both
-#   check                 parity mps2, parity virt, faults, an edit of virt
+#   check                 parity mps2, virt and virt-thumb2, faults, an edit of virt
 #                         and two option changes (CONFIG_IKCONFIG's copy
 #                         must follow) rebuilt with the LTO cache; the
 #                         parity table; one TAP result per check in
@@ -52,7 +54,11 @@
 # Targets: mps2 is mps2_defconfig (Cortex-M3, no MMU) with the KUnit
 # suites and a FLAT /init; virt is tinyconfig plus tests/kernel/configs/
 # virt.config (Cortex-A15, MMU, modules) with the KUnit suites, a static
-# /init and the test module; stm32 is stm32_defconfig, built only.
+# /init and the test module, virt-thumb2 the same in Thumb-2; vexpress is
+# vexpress_defconfig (Cortex-A9 on QEMU vexpress-a9) with the KUnit
+# suites, three of them as in-tree modules that /init loads;
+# vexpress-small is vexpress in Thumb-2 with TRIM_UNUSED_KSYMS; stm32 is
+# stm32_defconfig, built only.
 # Environment: LTO_LD_KERNEL_DIR (default _build/ in the project) holds the
 # tree and the builds (LTO_LD_CACHE is lto-ld's LTRANS cache, which the
 # kernels keep in their build folders); KERNEL_CC defaults to arm-linux-gnueabihf-gcc (CI

@@ -19,37 +19,48 @@ file /init $d/init 0755 0 0
 LIST
 }
 
-# module VARIANT: the test module, built against virt-VARIANT like any
-# out-of-tree module (its ld -r is an LTO link in the lto variant)
+# module TARGET VARIANT: the test module, built against TARGET-VARIANT
+# (a virt) like any out-of-tree module (its ld -r is an LTO link in the
+# lto variant)
 module() {
-	m=$cache/kbuild/virt-$1/lto_ld_test
+	m=$cache/kbuild/$1-$2/lto_ld_test
 	rm -rf "$m"
 	mkdir -p "$m"
 	cp "$top"/tests/kernel/module/* "$m/"
-	kmake virt "$1" M="$m" modules
+	kmake "$1" "$2" M="$m" modules
 }
 
-# virt_initrd VARIANT: the initramfs of virt-VARIANT: /init and the module
-virt_initrd() {
-	b=$cache/kbuild/virt-$1
+# module_files TARGET VARIANT: the in-tree modules TARGET-VARIANT built
+module_files() {
+	sed "s|^|$cache/kbuild/$1-$2/|; s|\.o\$|.ko|" "$cache/kbuild/$1-$2/modules.order"
+}
+
+# initrd TARGET VARIANT MODULE...: the initramfs of TARGET-VARIANT: the
+# project's /init, and each MODULE (a .ko) at the top
+initrd() {
+	b=$cache/kbuild/$1-$2; shift 2
 	${cross}gcc -std=gnu11 -static -O2 -Wall -Wextra -o "$b/lto-ld-init" "$top/tests/kernel/init-virt.c"
-	cat > "$b/initrd.list" <<LIST
+	{
+		cat <<LIST
 dir /dev 0755 0 0
 nod /dev/console 0600 0 0 c 5 1
 dir /proc 0755 0 0
 file /init $b/lto-ld-init 0755 0 0
-file /lto_ld_test.ko $b/lto_ld_test/lto_ld_test.ko 0644 0 0
 LIST
+		for m; do echo "file /$(basename "$m") $m 0644 0 0"; done
+	} > "$b/initrd.list"
 	"$b/usr/gen_init_cpio" "$b/initrd.list" > "$b/initrd.cpio"
 }
 
 # images TARGET VARIANT: build what QEMU boots (a configured tree)
 images() {
-	case $1 in
+	case $(board "$1") in
 		mps2) kmake "$1" "$2" -j"$jobs" vmlinux arm/mps2-an385.dtb ;;
 		virt) kmake "$1" "$2" -j"$jobs" vmlinux zImage modules
-		      module "$2"
-		      virt_initrd "$2" ;;
+		      module "$1" "$2"
+		      initrd "$1" "$2" "$cache/kbuild/$1-$2/lto_ld_test/lto_ld_test.ko" ;;
+		vexpress) kmake "$1" "$2" -j"$jobs" vmlinux zImage modules arm/vexpress-v2p-ca9.dtb
+		      initrd "$1" "$2" $(module_files "$1" "$2") ;;
 		*) kmake "$1" "$2" -j"$jobs" vmlinux ;;
 	esac
 }
@@ -67,12 +78,17 @@ boot() {
 	b=$cache/kbuild/$1-$2
 	log=$b/console.log
 	[ -n "${3:-}${4:-}" ] && log=$b/console-${4:-fault}.log
-	case $1 in
+	case $(board "$1") in
 		mps2) "$top/tests/kernel/boot-mps2.sh" "$b/vmlinux" \
 			"$b/arch/arm/boot/dts/arm/mps2-an385.dtb" "$log" 600 ;;
 		virt) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
 		      "$top/tests/kernel/boot-virt.sh" "$b/arch/arm/boot/zImage" \
 			"$b/initrd.cpio" "$log" 600 "initramfs_async=0 ltoinit_syms=$syms ${3:-}" ;;
+		vexpress) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
+		      mods=$(module_files "$1" "$2" | sed 's|.*/|/|' | paste -sd, -)
+		      "$top/tests/kernel/boot-vexpress.sh" "$b/arch/arm/boot/zImage" \
+			"$b/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb" "$b/initrd.cpio" "$log" 600 \
+			"initramfs_async=0 ltoinit_syms=$syms ltoinit_module=$mods ltoinit_cksum=/proc/config.gz ${3:-}" ;;
 		*) echo "kernel: $1 is not booted" >&2; return 1 ;;
 	esac
 }
@@ -80,7 +96,7 @@ boot() {
 # targets_booted TARGETS: those of TARGETS that QEMU boots
 targets_booted() {
 	for t in "$@"; do
-		case $t in mps2|virt) echo "$t" ;; esac
+		case $(board "$t") in mps2|virt|vexpress) echo "$t" ;; esac
 	done
 }
 

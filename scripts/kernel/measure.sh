@@ -133,25 +133,46 @@ size_row() {
 			wt, wd, (wt - nt) * 100 / nt, (wd - nd) * 100 / nd }'
 }
 
+# board_row TARGET: TARGET's whole-program LTO against its board's own
+# build without LTO (vexpress-small against vexpress), a table row
+board_row() {
+	b=$(board "$1")
+	set -- "$1" "$b" $(size_of "$b" nolto) $(size_of "$1" lto)
+	awk -v t="$1" -v b="$2" -v nt="$3" -v nd="$6" -v wt="$7" -v wd="${10}" 'BEGIN {
+		printf "| %s against %s without LTO | %d / %d | | %d / %d (%+.1f%% / %+.1f%%) |\n",
+			t, b, nt, nd, wt, wd, (wt - nt) * 100 / nt, (wd - nd) * 100 / nd }'
+}
+
 # sizes TARGETS: build no LTO, plain ld -r LTO and whole-program LTO of
-# each target; the size table (text / dec of vmlinux)
+# each target; the size table (text / dec of vmlinux), and a row for a
+# target measured beside its board's own (vexpress-small, vexpress).
+# The default targets' table is kernel-sizes in docs/results.md, others
+# go in kernel-sizes-FIRST-TARGET.
 sizes() {
 	[ $# -gt 0 ] || set -- mps2 virt stm32
+	costs=
 	for t in "$@"; do
 		for v in nolto ltoplain lto; do
 			configure "$t" "$v"
 			kmake "$t" "$v" -j"$jobs" vmlinux
 		done
+		costs="$costs${costs:+;} $t $(link_cost "$t" lto)"
 	done
 	{
 		echo "| target | no LTO: text / dec | LTO, plain ld -r vmlinux.o | LTO, whole-program vmlinux.o |"
 		echo "|---|---|---|---|"
 		for t in "$@"; do size_row "$t"; done
+		for t in "$@"; do
+			case " $* " in *" $(board "$t") "*) [ "$(board "$t")" = "$t" ] || board_row "$t" ;; esac
+		done
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD sizes $*\` (\`size\` of vmlinux, bytes)."
+		echo "The whole-program LTO link, from vmlinux.o on, without the LTRANS cache (wall, peak RSS of the largest process):$costs."
 	} > "$cache/sizes.md"
 	cat "$cache/sizes.md"
-	results_table kernel-sizes "$cache/sizes.md"
+	marker=kernel-sizes
+	[ "$*" = "mps2 virt stm32" ] || marker=kernel-sizes-$1
+	results_table "$marker" "$cache/sizes.md"
 }
 
 # sizediff TARGET: lto-sizediff of TARGET-nolto and TARGET-lto with the

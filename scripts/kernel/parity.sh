@@ -25,14 +25,19 @@ compare() {
 	record kunit "$parity" kunit "$ref/console.log" "$cand/console.log"
 	record initcalls "$parity" initcalls "$ref/console.log" "$cand/console.log"
 	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
-	if [ "$1" = virt ]; then
+	case $(board "$1") in virt|vexpress)
 		for v in nolto lto; do
-			record "module-$v" "$parity" module "$cache/kbuild/$1-$v/console.log"
-			record "kallsyms-$v" "$parity" kallsyms "$cache/kbuild/$1-$v/vmlinux" \
-				"$cache/kbuild/$1-$v/console.log"
+			b=$cache/kbuild/$1-$v
+			if [ "$(board "$1")" = virt ]; then
+				record "module-$v" "$parity" module "$b/console.log"
+			else
+				record "modules-$v" "$parity" modules "$b/console.log"
+				record "config-$v" "$parity" config "$b/console.log" "$b"
+			fi
+			record "kallsyms-$v" "$parity" kallsyms "$b/vmlinux" "$b/console.log"
 		done
-		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand"
-	fi
+		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand" ;;
+	esac
 	return $status
 }
 
@@ -108,7 +113,7 @@ ikconfig() {
 	[ $stale = 0 ]
 }
 
-# check: parity of mps2 and virt, the fault checks, virt's edit and
+# check: parity of mps2, virt and virt-thumb2, the fault checks, virt's edit and
 # option changes rebuilt through the cache, the parity table;
 # one TAP result per check in kernel-check.log (tests/kernel/results.sh)
 check() {
@@ -117,7 +122,7 @@ check() {
 	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
 	: > "$lines"
 	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
-	for t in mps2 virt; do
+	for t in mps2 virt virt-thumb2; do
 		rm -f "$cache/parity-$t.csv"
 		parity "$t" || failed=1
 		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
@@ -133,7 +138,7 @@ check() {
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
 	{
-		parity_table mps2 virt
+		parity_table mps2 virt virt-thumb2
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD check\`."
 	} | tee "$cache/parity.md"
@@ -168,16 +173,19 @@ parity_kunit() {
 
 # parity_table TARGETS: the markdown parity table from the checks' outputs
 parity_table() {
-	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | module loaded (virt) | kallsyms lookups right (virt) | kallsyms bytes/symbol (virt) | verdict |"
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress) | kallsyms lookups right (virt, vexpress) | kallsyms bytes/symbol (virt, vexpress) | verdict |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
 		mod= ks= kb=
-		if [ "$t" = virt ]; then
-			mod="$(parity_value virt module-nolto) / $(parity_value virt module-lto)"
-			ks="$(parity_text virt kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text virt kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
-			kb=$(parity_text virt kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p')
-		fi
+		case $(board "$t") in
+		virt) mod="$(parity_value "$t" module-nolto) / $(parity_value "$t" module-lto)" ;;
+		vexpress) mod="$(parity_text "$t" modules-nolto 's/^parity: modules: //p') / $(parity_text "$t" modules-lto 's/^parity: modules: //p'); /proc/config.gz: $(parity_value "$t" config-nolto) / $(parity_value "$t" config-lto)" ;;
+		esac
+		case $(board "$t") in virt|vexpress)
+			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
+			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p') ;;
+		esac
 		verdict=same
 		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
 		echo "| $t | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"

@@ -61,11 +61,15 @@ run=
 
 configs=$top/tests/kernel/configs
 
+# board TARGET: the machine TARGET is built for and booted on (a target
+# named BOARD-SOMETHING is a configuration of BOARD: virt-thumb2)
+board() { echo "${1%%-*}"; }
+
 # base_config TARGET: the kernel's config target the build starts from
 base_config() {
-	case $1 in
+	case $(board "$1") in
 		virt) echo tinyconfig ;;
-		*) echo "$1_defconfig" ;;
+		*) echo "$(board "$1")_defconfig" ;;
 	esac
 }
 
@@ -74,6 +78,9 @@ fragments() {
 	case $1 in
 		mps2) echo "$configs/kunit.config $configs/mps2.config" ;;
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
+		virt-thumb2) echo "$configs/virt.config $configs/kunit.config $configs/thumb2.config" ;;
+		vexpress) echo "$configs/kunit.config $configs/vexpress.config" ;;
+		vexpress-small) echo "$configs/kunit.config $configs/vexpress.config $configs/thumb2.config $configs/trim.config" ;;
 	esac
 	case $2 in
 		lto|lto-one|lto-weak|lto-sra|lto-partial|lto-stack|lto-zstd1|lto-ggc|lto-icf) echo "$configs/lto.config" ;;
@@ -114,7 +121,7 @@ configure() {
 		"$tree/scripts/config" --file "$cfg" --enable BLK_DEV_INITRD \
 			--set-str INITRAMFS_SOURCE "$cache/mps2-init/initramfs.list"
 	fi
-	if [ "$1" = virt ]; then
+	if [ "$(board "$1")" = virt ]; then
 		"$tree/scripts/config" --file "$cfg" \
 			--set-str UNUSED_KSYMS_WHITELIST "$top/tests/kernel/module/ksyms.txt"
 	fi

@@ -4,8 +4,9 @@
  * /proc/kallsyms and powers the machine off (PSCI).  What it checks comes
  * from the kernel command line, which the kernel hands to init as
  * environment variables (names without a dot):
- *   ltoinit_module=PATH       module to load (default /lto_ld_test.ko)
- *   ltoinit_modparams=A,B     its parameters, commas for spaces
+ *   ltoinit_module=PATH,PATH  modules to load (default /lto_ld_test.ko)
+ *   ltoinit_modparams=A,B     the first one's parameters, commas for spaces
+ *   ltoinit_cksum=PATH        print POSIX cksum's CRC and size of PATH
  *   ltoinit_syms=NAME,NAME    names to resolve in /proc/kallsyms
  * Every result is one console line starting "lto-ld-init:", for the
  * suite to read.
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,21 +100,12 @@ static char *read_stream(const char *path)
 	return buf;
 }
 
-/* load_module: init_module(2) of the test module; prints the outcome */
-static void load_module(void)
+/* load_module: init_module(2) of PATH with PARAMS; prints the outcome */
+static void load_module(const char *path, const char *params)
 {
-	const char *path = getenv("ltoinit_module");
-	const char *given = getenv("ltoinit_modparams");
-	char *params = strdup(given ? given : "");
 	size_t len;
-	char *image;
+	char *image = read_file(path, &len);
 
-	if (!path)
-		path = "/lto_ld_test.ko";
-	for (char *p = params; p && *p; p++)
-		if (*p == ',')
-			*p = ' ';
-	image = read_file(path, &len);
 	if (!image) {
 		say("module %s not loaded: %s", path, strerror(errno));
 	} else if (syscall(SYS_init_module, image, len, params) != 0) {
@@ -121,7 +114,75 @@ static void load_module(void)
 		say("module %s loaded", path);
 	}
 	free(image);
+}
+
+/* load_modules: each module of ltoinit_module, in order */
+static void load_modules(void)
+{
+	const char *given = getenv("ltoinit_modparams");
+	char *params = strdup(given ? given : "");
+	char *paths = strdup(getenv("ltoinit_module") ? getenv("ltoinit_module")
+				: "/lto_ld_test.ko");
+	char *save = NULL;
+	int first = 1;
+
+	for (char *p = params; p && *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	for (char *path = strtok_r(paths, ",", &save); path;
+	     path = strtok_r(NULL, ",", &save)) {
+		load_module(path, first ? params : "");
+		first = 0;
+	}
+	free(paths);
 	free(params);
+}
+
+/* cksum: POSIX cksum's CRC of BUF (LEN bytes), as cksum(1) prints it */
+static unsigned long cksum(const unsigned char *buf, size_t len)
+{
+	uint32_t crc = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		crc ^= (uint32_t)buf[i] << 24;
+		for (int b = 0; b < 8; b++)
+			crc = crc & 0x80000000u ? (crc << 1) ^ 0x04c11db7u : crc << 1;
+	}
+	for (size_t n = len; n; n >>= 8) {
+		crc ^= (uint32_t)(n & 0xff) << 24;
+		for (int b = 0; b < 8; b++)
+			crc = crc & 0x80000000u ? (crc << 1) ^ 0x04c11db7u : crc << 1;
+	}
+	return (unsigned long)~crc;
+}
+
+/* print_cksum: "cksum PATH CRC SIZE" of ltoinit_cksum (a /proc file) */
+static void print_cksum(void)
+{
+	const char *path = getenv("ltoinit_cksum");
+	FILE *f;
+	unsigned char *buf = NULL;
+	size_t len = 0, n;
+
+	if (!path)
+		return;
+	f = fopen(path, "re");
+	if (!f) {
+		say("cannot read %s: %s", path, strerror(errno));
+		return;
+	}
+	do {
+		unsigned char *more = realloc(buf, len + 65536);
+
+		if (!more)
+			break;
+		buf = more;
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	say("cksum %s %lu %zu", path, buf ? cksum(buf, len) : 0UL, len);
+	free(buf);
 }
 
 /* lookup: print every /proc/kallsyms line for NAME (suffix-free) */
@@ -177,8 +238,9 @@ int main(void)
 	say("userspace reached");
 	if (mount("proc", "/proc", "proc", 0, NULL) != 0)
 		say("cannot mount /proc: %s", strerror(errno));
-	load_module();
+	load_modules();
 	resolve_symbols();
+	print_cksum();
 	say("done");
 	sync();
 	reboot(RB_POWER_OFF);

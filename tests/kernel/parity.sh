@@ -7,6 +7,8 @@
 #        parity.sh kallsyms VMLINUX LOG       (the /init lookups, see below)
 #        parity.sh kallsyms-size REFERENCE-BUILD CANDIDATE-BUILD
 #        parity.sh module LOG
+#        parity.sh modules LOG                 (in-tree modules /init loaded)
+#        parity.sh config LOG BUILD            (/proc/config.gz is .config)
 #        parity.sh symbols VMLINUX COUNT       (names for the /init to look up)
 set -u
 
@@ -196,14 +198,41 @@ check_module() {
 	echo "parity: module: $(grep -o 'lto_ld_test: all [0-9]* checks passed' "$1.module")"
 }
 
+# check_modules LOG: /init loaded every module it was given, and at least one
+check_modules() {
+	console "$1" > "$1.modules"
+	loaded=$(grep -c '^lto-ld-init: module .* loaded$' "$1.modules")
+	failed=$(grep '^lto-ld-init: module .* not loaded' "$1.modules" | paste -sd';' -)
+	if [ "$loaded" -eq 0 ] || [ -n "$failed" ]; then
+		echo "parity: modules: FAILED: $1: $loaded loaded${failed:+; $failed}" >&2
+		return 1
+	fi
+	echo "parity: modules: $loaded loaded"
+}
+
+# check_config LOG BUILD: /proc/config.gz, as /init read it, is the
+# build's kernel/config_data.gz, and that is the build's .config
+check_config() {
+	got=$(console "$1" | sed -n 's|^lto-ld-init: cksum /proc/config.gz ||p')
+	want=$(cksum < "$2/kernel/config_data.gz")
+	if [ "$got" != "$want" ] || ! gzip -dc "$2/kernel/config_data.gz" | cmp -s - "$2/.config"; then
+		echo "parity: config: FAILED: $1: /proc/config.gz has cksum '${got:-none}', $2/kernel/config_data.gz '$want' (or it is not $2/.config)" >&2
+		return 1
+	fi
+	echo "parity: config: /proc/config.gz is .config (cksum $want)"
+}
+
 case ${1:-} in
 	kunit) check_kunit "$2" "$3" ;;
 	initcalls) check_initcalls "$2" "$3" ;;
 	kallsyms) check_kallsyms "$2" "$3" ;;
 	kallsyms-size) check_kallsyms_size "$2" "$3" ;;
 	module) check_module "$2" ;;
+	modules) check_modules "$2" ;;
+	config) check_config "$2" "$3" ;;
 	symbols) symbols "$2" "$3" ;;
 	*) echo "usage: $0 kunit|initcalls REF.log CAND.log | kallsyms VMLINUX LOG |" \
-		"kallsyms-size REF-BUILD CAND-BUILD | module LOG | symbols VMLINUX COUNT" >&2
+		"kallsyms-size REF-BUILD CAND-BUILD | module LOG | modules LOG |" \
+		"config LOG BUILD | symbols VMLINUX COUNT" >&2
 	   exit 2 ;;
 esac
