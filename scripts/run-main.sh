@@ -1,10 +1,11 @@
 #!/bin/sh
 # The main job, from a fresh checkout: set-up, build lto-ld, the seed
 # example end to end (scripts/demo.sh), busybox plain and through lto-ld
-# with its testsuite (scripts/busybox.sh), then the kernel: mps2, virt and
-# stm32 built with and without GCC LTO through lto-ld, mps2 and virt
-# booted in QEMU and checked for parity, and the measured results tables
-# (written into docs/results.md).
+# with its testsuite (scripts/busybox.sh), then the kernel: mps2, virt,
+# stm32 and vexpress built with and without GCC LTO through lto-ld, mps2,
+# virt and vexpress booted in QEMU and checked for parity, vexpress-small
+# (Thumb-2, trimmed exports) booted and checked too, and the measured
+# results tables (written into docs/results.md).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,4 +14,6 @@ dir=$top/_build/default
 make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/demo.sh" "$dir/lto-ld"
 "$top/scripts/busybox.sh" "$dir/lto-ld" lto thin native cache gcc
-exec "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32
+"$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32 vexpress
+"$top/scripts/kernel.sh" "$dir/lto-ld" parity vexpress-small
+exec "$top/scripts/kernel.sh" "$dir/lto-ld" sizes vexpress vexpress-small

@@ -1,7 +1,7 @@
 /*
- * The /init of the virt (MMU) kernels: a static program built with the
- * cross gcc.  It says it runs, loads the test module, looks names up in
- * /proc/kallsyms and powers the machine off (PSCI).  What it checks comes
+ * The /init of the virt and vexpress (MMU) kernels: a static program
+ * built with the cross gcc.  It says it runs, loads modules, looks names
+ * up in /proc/kallsyms and powers the machine off.  What it checks comes
  * from the kernel command line, which the kernel hands to init as
  * environment variables (names without a dot):
  *   ltoinit_module=PATH,PATH  modules to load (default /lto_ld_test.ko)
