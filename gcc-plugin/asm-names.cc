@@ -49,6 +49,10 @@
 #include "diagnostic-core.h"
 #include "output.h"
 #include "tree-pass.h"
+#include "basic-block.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "function.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -403,6 +407,109 @@ static void add_attribute(tree decl, const char *name)
 					  DECL_ATTRIBUTES(decl));
 }
 
+/* TEXT with each name token (outside strings and comments) that RENAMED
+ * maps replaced by its new name. */
+static std::string renamed_text(const char *text,
+				const std::unordered_map<std::string, std::string> &renamed)
+{
+	std::string out;
+	const char *p = text;
+
+	while (*p) {
+		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
+
+		if (after != p) {
+			out.append(p, after - p);
+			p = after;
+			continue;
+		}
+		if (!starts_name(*p)) {
+			out += *p++;
+			continue;
+		}
+		const char *start = p;
+		while (continues_name(*p))
+			p++;
+		auto it = renamed.find(std::string(start, p - start));
+		if (it == renamed.end())
+			out.append(start, p - start);
+		else
+			out += it->second;
+	}
+	return out;
+}
+
+/* The asm text of every function body and top-level asm of the unit,
+ * with RENAMED's names replaced. */
+static void rename_in_asm(const std::unordered_map<std::string, std::string> &renamed)
+{
+	cgraph_node *fn;
+	basic_block bb;
+
+	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next) {
+		std::string text = renamed_text(TREE_STRING_POINTER(a->asm_str), renamed);
+
+		a->asm_str = build_string(text.size() + 1, text.c_str());
+	}
+	FOR_EACH_DEFINED_FUNCTION(fn) {
+		function *f = DECL_STRUCT_FUNCTION(fn->decl);
+
+		if (!f || !f->cfg)
+			continue;
+		FOR_EACH_BB_FN(bb, f)
+			for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
+				if (gasm *a = dyn_cast<gasm *>(gsi_stmt(g)))
+					a->string = ggc_strdup(renamed_text(a->string, renamed).c_str());
+	}
+}
+
+/* This unit's number in the names of its statics asm text names: a hash
+ * of its main input file, so that two units' statics never meet. */
+static std::string unit_number(void)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *p = main_input_filename; p && *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	return std::to_string(h);
+}
+
+/*
+ * Statics that the unit's asm text names.  In the LTO step GCC renames a
+ * static that two partitions use (NAME.lto_priv.N) and cannot rename it
+ * in asm text, which then names nothing: drivers/bus/arm-cci.c's naked
+ * cci_enable_port_for_self() reads cpu_port and ports.  So they get a
+ * name of their own now, in the IR and in the asm text alike, and are
+ * made global (hidden, externally visible): LTO neither renames nor
+ * drops them.  The suffix is the one GCC gives, which kallsyms drops.
+ */
+static void publish_asm_named_statics(bool verbose)
+{
+	std::unordered_map<std::string, std::string> renamed;
+	std::string suffix = ".lto_priv." + unit_number();
+	symtab_node *node;
+
+	if (!flag_generate_lto)
+		return;
+	FOR_EACH_SYMBOL(node) {
+		const char *name = asm_name_of(node->decl);
+
+		if (TREE_PUBLIC(node->decl) || DECL_EXTERNAL(node->decl) ||
+		    !node->definition || node->alias || !asm_names.count(name) ||
+		    strchr(name, '.'))
+			continue;
+		renamed[name] = name + suffix;
+		symtab->change_decl_assembler_name(node->decl,
+			get_identifier(renamed[name].c_str()));
+		TREE_PUBLIC(node->decl) = 1;
+		DECL_VISIBILITY(node->decl) = VISIBILITY_HIDDEN;
+		DECL_VISIBILITY_SPECIFIED(node->decl) = 1;
+		keep_visible(node, verbose);
+	}
+	if (!renamed.empty())
+		rename_in_asm(renamed);
+}
+
 /*
  * PLUGIN_ALL_IPA_PASSES_START: the unit is parsed and analysed, nothing is
  * optimized or streamed yet.  Read the top-level asm, then mark what the
@@ -426,6 +533,7 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 		scan_toplevel_asm(TREE_STRING_POINTER(a->asm_str));
 	if (asm_names.empty() && export_names.empty())
 		return;
+	publish_asm_named_statics(verbose);
 	FOR_EACH_SYMBOL(node) {
 		const char *name = asm_name_of(node->decl);
 		bool in_asm = asm_names.count(name);

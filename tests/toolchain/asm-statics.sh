@@ -1,0 +1,55 @@
+#!/bin/sh
+# A static that asm text names (drivers/bus/arm-cci.c's naked
+# cci_enable_port_for_self() reads the statics cpu_port and ports): in
+# the LTO step GCC renames a static two partitions use, and puts the asm
+# and the static where it likes, so the asm's name may name nothing.
+# lto-ld's compiler plugin gives such statics a name of its own in the
+# IR and the asm text alike, and keeps them: the program links and runs
+# with a partition per function (-flto-partition=max), as without LTO.
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+need_plugin
+
+# a.c: asm_reads() reads the static counter and calls the static
+# add_one from asm; read_counter() reads counter from C.  main() returns
+# 6 + 5.
+cat > a.c <<'C'
+static int counter = 5;
+static int __attribute__((noinline, used)) add_one(int x) { return x + 1; }
+int read_counter(void) { return counter; }
+int asm_reads(void)
+{
+	int v;
+#ifdef __x86_64__
+	__asm__ volatile("movl counter(%%rip), %0\n\tmovl %0, %%edi\n\tcall add_one\n\tmovl %%eax, %0"
+			 : "=r"(v) : : "rdi", "rax", "rcx", "rdx", "rsi", "r8", "r9", "r10", "r11", "memory");
+#else
+	__asm__ volatile("ldr r0, =counter\n\tldr r0, [r0]\n\tbl add_one\n\tmov %0, r0"
+			 : "=r"(v) : : "r0", "r1", "r2", "r3", "ip", "lr", "memory");
+#endif
+	return v;
+}
+C
+printf 'int read_counter(void);\nint asm_reads(void);\nint main(void) { return asm_reads() + read_counter(); }\n' > main.c
+
+# scenario PREFIX NAME [RUN...] (for_each_target --run)
+scenario() {
+	prefix=$1 name=$2; shift 2
+	mkdir "$name" && cd "$name" || return
+	ld="$BIN/${prefix}lto-ld"
+	plugin=$("$ld" --print-cc-plugin) &&
+		"${prefix}gcc" -O2 -flto -fplugin="$plugin" -c ../a.c ../main.c ||
+		{ not_ok "$name: the sources compile with the plugin"; cd ..; return; }
+	expect "$name: whole-program ld -r, a partition per function" \
+		env LTO_LD_LTO_FLAGS=-flto-partition=max "$ld" -r --lto-whole-program \
+		--lto-keep-symbol=main -o wp.o a.o main.o
+	expect "$name: ...the asm's statics are defined under their new names" \
+		output_has '^counter\.lto_priv\.[0-9]*$' sh -c "${prefix}nm wp.o | awk '{print \$NF}'"
+	expect "$name: ...the program links" "${prefix}gcc" -o prog wp.o
+	"$@" ./prog
+	expect "$name: ...and runs (exit status 11)" test $? = 11
+	cd ..
+}
+
+for_each_target --run scenario
+done_testing
