@@ -41,13 +41,23 @@ compare() {
 	return $status
 }
 
-# parity TARGET: both variants built and booted, then compared
+# parity TARGET: both variants built and booted, then compared; the
+# parity table of TARGET goes in docs/results.md where it has markers
+# (kernel-parity-TARGET)
 parity() {
 	for v in nolto lto; do
 		build "$1" $v
 		boot "$1" $v || { echo "kernel: $1-$v did not run /init to its end (see its console.log)" >&2; return 1; }
 	done
-	compare "$1"
+	same=0
+	compare "$1" || same=1
+	{
+		parity_table "$1"
+		echo
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1\`."
+	} > "$cache/parity-$1.md"
+	results_table "kernel-parity-$1" "$cache/parity-$1.md"
+	return $same
 }
 
 # faults: the virt LTO kernel booted without one initcall and with a
