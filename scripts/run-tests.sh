@@ -3,8 +3,9 @@
 # toolchain tests), the same suite built with AddressSanitizer and UBSan,
 # then the kernel check: mps2, virt and virt-thumb2 (Thumb-2) built with
 # and without GCC LTO through lto-ld (compiles cached by ccache), booted
-# in QEMU, and the LTO kernels compared with the non-LTO ones (KUnit, initcall order, console,
-# module, kallsyms), and two broken states that the comparison must catch.
+# in QEMU, and the LTO kernels compared with the non-LTO ones (KUnit,
+# initcall order, console, module, kallsyms), and two broken states that
+# the comparison must catch.
 # In between, scripts/deb.sh (the Debian packages built, lintian, the
 # autopkgtest smoke test against a dpkg -x root) and scripts/fuzz.sh:
 # each libFuzzer harness for 60 seconds.
