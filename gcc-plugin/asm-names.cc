@@ -122,30 +122,37 @@ static const char *skip_comment(const char *p)
 }
 
 /*
- * Record the identifier-like tokens of one asm template, outside its
- * strings and comments: a name in an .asciz or a comment refers to
- * nothing, and keeping its symbol would only keep dead code.
+ * Walk one asm template: PIECE(start, length, is_name) for each run of
+ * it in order, where names are the identifier-like tokens outside its
+ * strings and comments (a name in an .asciz or a comment refers to
+ * nothing, and keeping its symbol would only keep dead code).
  */
-static void scan_asm_text(const char *text)
+template <typename Piece>
+static void walk_asm_text(const char *text, Piece piece)
 {
 	const char *p = text;
 
 	while (*p) {
 		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
+		bool is_name = after == p && starts_name(*p);
 
-		if (after != p) {
-			p = after;
-			continue;
-		}
-		if (!starts_name(*p)) {
-			p++;
-			continue;
-		}
-		const char *start = p;
-		while (continues_name(*p))
-			p++;
-		asm_names.emplace(start, p - start);
+		if (is_name)
+			while (continues_name(*after))
+				after++;
+		else if (after == p)
+			after = p + 1;
+		piece(p, (size_t)(after - p), is_name);
+		p = after;
 	}
+}
+
+/* Record the names of one asm template. */
+static void scan_asm_text(const char *text)
+{
+	walk_asm_text(text, [](const char *start, size_t len, bool is_name) {
+		if (is_name)
+			asm_names.emplace(start, len);
+	});
 }
 
 /*
@@ -407,35 +414,20 @@ static void add_attribute(tree decl, const char *name)
 					  DECL_ATTRIBUTES(decl));
 }
 
-/* TEXT with each name token (outside strings and comments) that RENAMED
- * maps replaced by its new name. */
+/* TEXT with each name that RENAMED maps replaced by its new name. */
 static std::string renamed_text(const char *text,
 				const std::unordered_map<std::string, std::string> &renamed)
 {
 	std::string out;
-	const char *p = text;
 
-	while (*p) {
-		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
+	walk_asm_text(text, [&](const char *start, size_t len, bool is_name) {
+		auto it = is_name ? renamed.find(std::string(start, len)) : renamed.end();
 
-		if (after != p) {
-			out.append(p, after - p);
-			p = after;
-			continue;
-		}
-		if (!starts_name(*p)) {
-			out += *p++;
-			continue;
-		}
-		const char *start = p;
-		while (continues_name(*p))
-			p++;
-		auto it = renamed.find(std::string(start, p - start));
 		if (it == renamed.end())
-			out.append(start, p - start);
+			out.append(start, len);
 		else
 			out += it->second;
-	}
+	});
 	return out;
 }
 
