@@ -68,8 +68,9 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* read_stream: a file without a size (/proc) as a string, or NULL */
-static char *read_stream(const char *path)
+/* read_stream: a file without a size (/proc) as a string (its length
+ * in *SIZE when SIZE is not NULL), or NULL */
+static char *read_stream(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = NULL;
@@ -97,6 +98,8 @@ static char *read_stream(const char *path)
 	fclose(f);
 	if (buf)
 		buf[len] = '\0';
+	if (size)
+		*size = len;
 	return buf;
 }
 
@@ -160,28 +163,17 @@ static unsigned long cksum(const unsigned char *buf, size_t len)
 static void print_cksum(void)
 {
 	const char *path = getenv("ltoinit_cksum");
-	FILE *f;
-	unsigned char *buf = NULL;
-	size_t len = 0, n;
+	size_t len = 0;
+	unsigned char *buf;
 
 	if (!path)
 		return;
-	f = fopen(path, "re");
-	if (!f) {
+	buf = (unsigned char *)read_stream(path, &len);
+	if (!buf) {
 		say("cannot read %s: %s", path, strerror(errno));
 		return;
 	}
-	do {
-		unsigned char *more = realloc(buf, len + 65536);
-
-		if (!more)
-			break;
-		buf = more;
-		n = fread(buf + len, 1, 65536, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	say("cksum %s %lu %zu", path, buf ? cksum(buf, len) : 0UL, len);
+	say("cksum %s %lu %zu", path, cksum(buf, len), len);
 	free(buf);
 }
 
@@ -221,7 +213,7 @@ static void resolve_symbols(void)
 
 	if (!given)
 		return;
-	kallsyms = read_stream("/proc/kallsyms");
+	kallsyms = read_stream("/proc/kallsyms", NULL);
 	if (!kallsyms) {
 		say("cannot read /proc/kallsyms: %s", strerror(errno));
 		return;
