@@ -1,13 +1,11 @@
 /* What a cache entry is filed under (key.h): options and objects, hashed. */
 #include "key.h"
+#include "../optrecord.h"
 #include "../scan.h"
-#include "io.h"
 #include "strvec.h"
 #include "util.h"
 
 #include <fcntl.h>
-#include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,32 +44,16 @@ int key_temporary_names(char *const *args, size_t n, size_t i,
 }
 
 /*
- * GCC's option record ('-O2' '-fplugin=...' ...) as the options it
- * holds, quotes removed, those naming temporary files left out.
+ * GCC's option record (optrecord.h) as the options it holds, those
+ * naming temporary files left out.  -1 when it cannot be read.
  */
-static void hash_options_record(struct sha256 *h, const char *text, size_t len,
-				const char *tmpdir)
+static int hash_options_record(struct sha256 *h, int fd,
+			       const struct scan_section *sec, const char *tmpdir)
 {
 	struct strvec opts = STRVEC_INIT;
-	size_t start = 0;
-	bool quoted = false;
 
-	for (size_t i = 0; i <= len; i++) {
-		if (i < len && text[i] == '\'')
-			quoted = !quoted;
-		if (i < len && (quoted || text[i] != ' '))
-			continue;
-		if (i > start) {
-			size_t from = start, to = i;
-
-			if (to - from >= 2 && text[from] == '\'' && text[to - 1] == '\'') {
-				from++;
-				to--;
-			}
-			strvec_push_nodup(&opts, xstrndup(text + from, to - from));
-		}
-		start = i + 1;
-	}
+	if (optrecord_read(fd, (off_t)sec->offset, sec->size, &opts))
+		return -1;
 	for (size_t i = 0; i < opts.n;) {
 		int skip = key_temporary_names(opts.v, opts.n, i, tmpdir);
 
@@ -80,6 +62,7 @@ static void hash_options_record(struct sha256 *h, const char *text, size_t len,
 		i += skip ? (size_t)skip : 1;
 	}
 	strvec_clear(&opts);
+	return 0;
 }
 
 struct partition_hash {
@@ -87,9 +70,6 @@ struct partition_hash {
 	int fd;
 	const char *tmpdir;
 };
-
-#define OPTIONS_SECTION ".gnu.lto_.opts"
-#define OPTIONS_MAX (1 << 20)
 
 /*
  * GCC names IR sections with a random number (the seed) after a dot:
@@ -110,8 +90,6 @@ static void hash_section_name(struct sha256 *h, const char *name)
 static int hash_section(const struct scan_section *sec, void *data)
 {
 	struct partition_hash *p = data;
-	char *text;
-	bool got;
 
 	hash_section_name(p->h, sec->name);
 	key_number(p->h, sec->type);
@@ -121,17 +99,11 @@ static int hash_section(const struct scan_section *sec, void *data)
 		return 0;
 	if (sec->type == 8)	/* SHT_NOBITS: a size, no bytes */
 		return key_number(p->h, sec->size), 0;
-	if (strcmp(sec->name, OPTIONS_SECTION) || sec->size > OPTIONS_MAX) {
+	if (strcmp(sec->name, OPTRECORD_SECTION) || sec->size > OPTRECORD_MAX) {
 		key_number(p->h, sec->size);
 		return sha256_update_fd(p->h, p->fd, sec->offset, sec->size);
 	}
-	text = xmalloc((size_t)sec->size + 1);
-	got = pread_full(p->fd, text, (size_t)sec->size, (off_t)sec->offset);
-	if (got)
-		hash_options_record(p->h, text, strnlen(text, (size_t)sec->size),
-				    p->tmpdir);
-	free(text);
-	return got ? 0 : -1;
+	return hash_options_record(p->h, p->fd, sec, p->tmpdir);
 }
 
 /* An ELF object by its sections (see hash_section). */
