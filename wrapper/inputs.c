@@ -1,12 +1,16 @@
 #include "inputs.h"
 #include "elf.h"
 #include "ldopts.h"
+#include "optrecord.h"
+#include "strvec.h"
 #include "toolchain.h"
 #include "util.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static char *object_name(const struct scan_object *obj)
 {
@@ -63,6 +67,9 @@ static void record_object(struct scan_state *st, const struct scan_object *obj)
 	o->member = obj->member ? xstrdup(obj->member) : NULL;
 	o->offset = obj->offset;
 	o->in_thin_archive = obj->in_thin_archive;
+	o->ir = obj->ir;
+	o->opts = obj->lto_opts;
+	o->opts_size = obj->lto_opts_size;
 }
 
 static int visit_object(const struct scan_object *obj, void *data)
@@ -194,6 +201,50 @@ int inputs_check_ir_machines(const struct inputs_info *info,
 				     elf_machine_name(m), m, triple, tc->cc);
 	}
 	return 0;
+}
+
+/* Does the option record of O, in FD, hold one of OPTIONS? */
+static bool record_holds(int fd, const struct input_object *o,
+			 const char *const *options)
+{
+	struct strvec opts = STRVEC_INIT;
+	bool found = false;
+
+	if (optrecord_read(fd, o->opts, o->opts_size, &opts) != 0)
+		trace("%s%s%s: its option record cannot be read: no options "
+		      "taken from it", o->path, o->member ? " member " : "",
+		      o->member ? o->member : "");
+	for (size_t i = 0; i < opts.n && !found; i++)
+		for (const char *const *p = options; *p && !found; p++)
+			found = !strcmp(opts.v[i], *p);
+	strvec_clear(&opts);
+	return found;
+}
+
+bool inputs_ir_compiled_with(const struct inputs_info *info,
+			     const char *const *options)
+{
+	const char *open_path = NULL;
+	bool found = false;
+	int fd = -1;
+
+	for (size_t i = 0; i < info->nobjects && !found; i++) {
+		const struct input_object *o = &info->objects[i];
+
+		if (!o->ir || o->opts < 0)
+			continue;
+		/* an archive's members one after the other: opened once */
+		if (!open_path || strcmp(open_path, o->path)) {
+			if (fd >= 0)
+				close(fd);
+			fd = open(o->path, O_RDONLY | O_CLOEXEC);
+			open_path = o->path;
+		}
+		found = fd >= 0 && record_holds(fd, o, options);
+	}
+	if (fd >= 0)
+		close(fd);
+	return found;
 }
 
 void inputs_free(struct inputs_info *info)

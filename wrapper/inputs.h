@@ -5,6 +5,8 @@
 #include "scan.h"
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 struct ld_cmdline;
 struct toolchain;
@@ -37,6 +39,9 @@ struct input_object {
 	char *member;		/* the member's name, or NULL */
 	off_t offset;		/* a member's data in PATH, as the plugin API gives it */
 	bool in_thin_archive;	/* PATH is a file a thin archive names */
+	bool ir;		/* holds GCC IR */
+	off_t opts;		/* where in PATH its option record is, or -1 */
+	uint64_t opts_size;
 };
 
 struct inputs_info {
@@ -61,6 +66,15 @@ int inputs_check_ir_versions(const struct inputs_info *info,
  */
 int inputs_check_ir_machines(const struct inputs_info *info,
 			     struct toolchain *tc);
+
+/*
+ * Was an IR object of the inputs compiled with one of OPTIONS (a NULL
+ * ends them), as its option record says?  Each record is read until one
+ * says so.  A record that is missing or cannot be read says nothing: the
+ * scan has reported what is broken in the objects' headers.
+ */
+bool inputs_ir_compiled_with(const struct inputs_info *info,
+			     const char *const *options);
 
 void inputs_free(struct inputs_info *info);
 

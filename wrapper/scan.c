@@ -1,4 +1,5 @@
 #include "scan.h"
+#include "optrecord.h"
 #include "ar.h"
 #include "elf.h"
 #include "io.h"
@@ -129,6 +130,13 @@ static int walk_elf(const struct region *r, unsigned *type, int *machine,
 	return rc;
 }
 
+/* Are SH's bytes inside R (an archive member's section not in the next member)? */
+static bool within(const struct region *r, const Elf64_Shdr *sh)
+{
+	return sh->sh_offset <= (uint64_t)r->size &&
+	       sh->sh_size <= (uint64_t)r->size - sh->sh_offset;
+}
+
 struct ir_seen {
 	struct scan_object *obj;
 	bool has_text;
@@ -144,15 +152,28 @@ static int see_ir_section(const struct region *r, const char *name,
 	} else if (starts_with(name, LTO_HEADER_PREFIX) && !seen->obj->lto_major) {
 		seen->obj->lto_major = lto_major_at(r, sh);
 		seen->obj->lto_header = r->base + (off_t)sh->sh_offset;
+	} else if (!strcmp(name, OPTRECORD_SECTION) && within(r, sh)) {
+		seen->obj->lto_opts = r->base + (off_t)sh->sh_offset;
+		seen->obj->lto_opts_size = sh->sh_size;
 	} else if (starts_with(name, ".text") && sh->sh_size > 0) {
 		seen->has_text = true;
 	}
 	return 0;
 }
 
+/* What OBJ holds of an LTO stream: nothing (yet). */
+static void no_lto_stream(struct scan_object *obj)
+{
+	obj->lto_major = 0;
+	obj->lto_header = -1;
+	obj->lto_opts = -1;
+	obj->lto_opts_size = 0;
+}
+
 /*
- * Look at the ELF object in R.  Fills OBJ->ir/fat/lto_major.  Returns 1 for
- * an ELF file, 0 when R is not ELF, -1 on a corrupt file (error printed).
+ * Look at the ELF object in R.  Fills OBJ->ir/fat/lto_major and where its
+ * LTO header and option record are.  Returns 1 for an ELF file, 0 when R
+ * is not ELF, -1 on a corrupt file (error printed).
  */
 static int scan_elf(const struct region *r, struct scan_object *obj)
 {
@@ -161,14 +182,11 @@ static int scan_elf(const struct region *r, struct scan_object *obj)
 	int rc;
 
 	obj->ir = obj->fat = false;
-	obj->lto_major = 0;
-	obj->lto_header = -1;
+	no_lto_stream(obj);
 	rc = walk_elf(r, &type, &obj->machine, see_ir_section, &seen);
 	obj->fat = obj->ir && seen.has_text;
-	if (!obj->ir) {
-		obj->lto_major = 0;
-		obj->lto_header = -1;
-	}
+	if (!obj->ir)
+		no_lto_stream(obj);
 	return rc;
 }
 
@@ -232,7 +250,7 @@ static int scan_nested_member(const char *path, off_t origin,
 			      struct archive_ctx *ctx, const char *thin)
 {
 	struct region r, m;
-	struct scan_object obj = { path, NULL, false, false, false, 0, -1, 0, 0 };
+	struct scan_object obj = { .path = path };
 	struct ar ar;
 	struct ar_member member;
 	int rc;
@@ -290,8 +308,8 @@ static int scan_member(const struct region *r, const struct ar_member *m,
 {
 	struct region mr = { r->fd, r->base + m->data, m->size, r->path,
 			     m->name, NULL, { 0 }, 0 };
-	struct scan_object obj = { r->path, m->name, false, false, false, 0, -1, 0,
-				   r->base + m->data };
+	struct scan_object obj = { .path = r->path, .member = m->name,
+				   .offset = r->base + m->data };
 	int elf = scan_elf(&mr, &obj);
 
 	if (elf < 0)
@@ -395,7 +413,7 @@ static int scan_path(const char *path, struct archive_ctx *ctx,
 		     struct scan_file_info *info, const char *archive)
 {
 	struct region r;
-	struct scan_object obj = { path, NULL, ctx->depth > 0, false, false, 0, -1, 0, 0 };
+	struct scan_object obj = { .path = path, .in_thin_archive = ctx->depth > 0 };
 	enum file_kind kind;
 	unsigned char *mem = NULL;
 	int rc = 0;

@@ -34,6 +34,8 @@ struct scan_object {
 	bool fat;		/* IR plus native code */
 	int lto_major;		/* LTO stream major version (GCC major), 0 unknown */
 	off_t lto_header;	/* where in PATH the LTO stream header is, or -1 */
+	off_t lto_opts;		/* where in PATH its option record (optrecord.h) is, or -1 */
+	uint64_t lto_opts_size;
 	int machine;		/* e_machine (EM_ARM...), 0 when not ELF */
 	off_t offset;		/* where in PATH a member's data starts, or 0 */
 };

@@ -32,7 +32,8 @@ static void put(unsigned char *p, uint64_t v, int size, int be)
 
 /*
  * An ELF relocatable object whose sections have NAMES; a section named
- * ".gnu.lto_.lto.*" gets a 4-byte LTO header with MAJOR.  Returns its size.
+ * ".gnu.lto_.lto.*" gets a 4-byte LTO header with MAJOR, and the option
+ * record ".gnu.lto_.opts" the same 4 bytes.  Returns its size.
  */
 static size_t make_elf(unsigned char *buf, int is64, int be,
 		       const char *const *names, int major)
@@ -78,7 +79,8 @@ static size_t make_elf(unsigned char *buf, int is64, int be,
 	}
 	for (size_t i = 1; i <= nsec; i++) {
 		unsigned char *sh = buf + shoff + i * shentsize;
-		int is_lto = i < nsec && starts_with(names[i - 1], ".gnu.lto_.lto.");
+		int is_lto = i < nsec && (starts_with(names[i - 1], ".gnu.lto_.lto.") ||
+					  !strcmp(names[i - 1], ".gnu.lto_.opts"));
 		int is_code = i < nsec && starts_with(names[i - 1], ".text.");
 		uint64_t s_off = i == nsec ? shstr_off : (is_lto || is_code) ? data_off : 0;
 		uint64_t s_size = i == nsec ? strsz : (is_lto || is_code) ? 4 : 0;
@@ -114,6 +116,7 @@ static const char *const plain_names[] = { ".text", ".data", ".bss", NULL };
 
 struct tally {
 	int objects, ir, fat, major;
+	int opts;	/* option records found where the LTO header is, in PATH's terms */
 	char members[512];
 };
 
@@ -128,6 +131,9 @@ static int count(const struct scan_object *obj, void *data)
 		t->fat++;
 	if (obj->lto_major)
 		t->major = obj->lto_major;
+	if (obj->lto_opts >= 0 && obj->lto_opts == obj->lto_header &&
+	    obj->lto_opts > obj->offset && obj->lto_opts_size == 4)
+		t->opts++;
 	strcat(t->members, obj->member ? obj->member : base_name(obj->path));
 	strcat(t->members, " ");
 	return 0;
@@ -162,6 +168,7 @@ static void test_elf_variants(void)
 			ok(scan("obj.o", &t, NULL) == 0 && t.ir == 1 && t.fat == 0,
 			   "%s slim IR object detected", what);
 			ok(t.major == 12, "%s: LTO major version read (%d)", what, t.major);
+			ok(t.opts == 1, "%s: the option record's place", what);
 			n = make_elf(buf, is64, be, plain_names, 0);
 			path = in_dir("obj.o");
 			write_bytes(path, buf, n);
@@ -268,6 +275,7 @@ static void test_archives(void)
 	   t.objects, t.ir, t.fat);
 	is_str(t.members, "plain.o a_rather_long_member_name.o fat.o ",
 	       "member names, long-name table followed");
+	ok(t.opts == 1, "the option record of a member, at its place in the archive");
 
 	/* truncated archive: the last member's data is cut */
 	path = in_dir("trunc.a");
