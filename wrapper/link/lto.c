@@ -127,7 +127,7 @@ int lto_run(const struct ld_cmdline *cmd, struct toolchain *tc,
 	strvec_push(&argv, "-o");
 	strvec_push(&argv, out);
 
-	options = ltoenv_collect_gcc_options(cmd, tc, jobs_flag, kind);
+	options = ltoenv_collect_gcc_options(cmd, tc, info, jobs_flag, kind);
 	trace("COLLECT_GCC=%s COLLECT_GCC_OPTIONS=%s", tc->cc, options);
 	strvec_pushf(&settings, "COLLECT_GCC_OPTIONS=%s", options);
 	/* (with a cache, COLLECT_GCC is lto-ld: it runs the LTRANS compiles) */

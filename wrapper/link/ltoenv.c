@@ -1,5 +1,6 @@
 /* lto-wrapper's environment: COLLECT_GCC_OPTIONS, LTRANS jobs, jobserver. */
 #include "ltoenv.h"
+#include "../inputs.h"
 #include "../ldopts.h"
 #include "../settings.h"
 #include "../toolchain.h"
@@ -113,9 +114,27 @@ static void add_collect_option(struct strvec *opts, const char *opt)
 	strvec_push_nodup(opts, quoted);
 }
 
+/*
+ * -pg is not an option lto-wrapper takes from its inputs (neither a
+ * target nor an optimization option): GCC 12 compiles the LTRANS code
+ * of objects built with -pg without it, so they call no __fentry__ or
+ * mcount (an LTO kernel has no ftrace).  So -pg goes to the LTO step
+ * when an IR input was compiled with it (cc1 is given -p for the
+ * driver's -pg, and the record says -p).  Units compiled without it
+ * stay uninstrumented: GCC marks their functions no_instrument_function
+ * as it compiles them, and the IR keeps the mark.
+ */
+static bool inputs_profiled(const struct inputs_info *info)
+{
+	static const char *const profiling[] = { "-p", "-pg", NULL };
+
+	return inputs_ir_compiled_with(info, profiling);
+}
+
 char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd,
-				 struct toolchain *tc, const char *jobs_flag,
-				 enum link_kind kind)
+				 struct toolchain *tc,
+				 const struct inputs_info *info,
+				 const char *jobs_flag, enum link_kind kind)
 {
 	char *cc_plugin = toolchain_find_cc_plugin(tc, true);
 	const char *extra = settings.lto_flags;
@@ -158,6 +177,10 @@ char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd,
 	 */
 	if (kind == LINK_NATIVE_REL && cmd->whole_program)
 		add_collect_option(&opts, "-ffunction-sections");
+	if (inputs_profiled(info)) {
+		trace("an IR input was compiled with -pg: so is its LTRANS code");
+		add_collect_option(&opts, "-pg");
+	}
 	/* LTRANS units need it too: it reconciles named sections' flags */
 	if (cc_plugin) {
 		char *flag = xasprintf("-fplugin=%s", cc_plugin);

@@ -14,14 +14,19 @@
  */
 #define EXPORTS_CHANNEL "LTO_LD_INTERNAL_EXPORTS_FILE"
 
+struct inputs_info;
 struct ld_cmdline;
 struct toolchain;
 
 /* *FLAG: the -flto=N (or -flto=jobserver) LTRANS runs with.  0, or 1 after an error. */
 int ltoenv_jobs(char **flag);
 
-/* COLLECT_GCC_OPTIONS for the LTO of CMD, a link of KIND (malloc'd). */
+/*
+ * COLLECT_GCC_OPTIONS for the LTO of CMD, a link of KIND whose inputs
+ * hold INFO (malloc'd).
+ */
 char *ltoenv_collect_gcc_options(const struct ld_cmdline *cmd, struct toolchain *tc,
+				 const struct inputs_info *info,
 				 const char *jobs_flag, enum link_kind kind);
 
 /*
