@@ -398,6 +398,42 @@ static void make_section_flags_agree(bool verbose)
 }
 
 /*
+ * GCC 12 computes, for its IR's symbol table, the section of every
+ * variable the unit names, declarations too (write_symbol_extension_info
+ * notes whether it is BSS).  A declaration in a named section that holds
+ * const and writable variables then stops the compile ("section type
+ * conflict"), though without -flto a declaration never gets a section:
+ * x86's const_pcpu_hot, the const alias of pcpu_hot that the linker
+ * script defines, both declared in .data..percpu..hot.  A declaration's
+ * section places nothing, so those declarations go without it.
+ */
+static void unsection_mixed_declarations(bool verbose)
+{
+	/* per section: 1, const variables in it; 2, writable ones */
+	std::unordered_map<std::string, int> kinds;
+	varpool_node *var;
+
+	FOR_EACH_VARIABLE(var) {
+		const char *section = var->get_section();
+
+		if (section)
+			kinds[section] |= TREE_READONLY(var->decl) ? 1 : 2;
+	}
+	FOR_EACH_VARIABLE(var) {
+		const char *section = var->get_section();
+
+		if (!section || !DECL_EXTERNAL(var->decl) || kinds[section] != 3)
+			continue;
+		if (verbose)
+			inform(DECL_SOURCE_LOCATION(var->decl),
+			       "lto-ld: declaration of %qs left without its "
+			       "section %qs, which holds const and writable "
+			       "variables", asm_name_of(var->decl), section);
+		var->set_section(NULL);
+	}
+}
+
+/*
  * A flag variable by lto-ld's rule (lib/util.c env_flag): set to "" is
  * unset, and it is on when set to anything but "0".
  */
@@ -521,6 +557,7 @@ static void mark_asm_names(void *gcc_data, void *user_data)
 	/* the compile step marked what the asm names; LTO only reads it */
 	if (in_lto_p)
 		return;
+	unsection_mixed_declarations(verbose);
 	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next)
 		scan_toplevel_asm(TREE_STRING_POINTER(a->asm_str));
 	if (asm_names.empty() && export_names.empty())
