@@ -121,26 +121,80 @@ static const char *skip_comment(const char *p)
 	return p;
 }
 
+/* x86's instruction prefixes: the word after one is still the mnemonic. */
+static bool is_prefix(const char *word, size_t len)
+{
+	static const char *const prefixes[] = {
+		"lock", "rep", "repe", "repz", "repne", "repnz", "notrack",
+		"xacquire", "xrelease", "bnd", "data16", "data32", "addr16",
+		"addr32", "rex", "rex64", "cs", "ds", "es", "fs", "gs", "ss",
+	};
+
+	for (const char *prefix : prefixes)
+		if (strlen(prefix) == len && !strncmp(word, prefix, len))
+			return true;
+	return false;
+}
+
+/* What a statement's first word is, by what follows it (at P). */
+enum word_role { MNEMONIC, LABEL, ASSIGNED };
+
+static enum word_role first_word_role(const char *p)
+{
+	p += strspn(p, " \t");
+	if (*p == ':')
+		return LABEL;
+	return *p == '=' && p[1] != '=' ? ASSIGNED : MNEMONIC;
+}
+
+/*
+ * A statement's first word, from START to END: a mnemonic, directive or
+ * macro names no symbol.  Whether the next word is a first word still
+ * (after a label, or an x86 prefix such as lock).
+ */
+static bool after_first_word(const char *start, const char *end, bool *is_name)
+{
+	switch (first_word_role(end)) {
+	case LABEL:
+		return true;
+	case ASSIGNED:
+		return false;
+	case MNEMONIC:
+		break;
+	}
+	*is_name = false;
+	return is_prefix(start, (size_t)(end - start));
+}
+
 /*
  * Walk one asm template: PIECE(start, length, is_name) for each run of
  * it in order, where names are the identifier-like tokens outside its
  * strings and comments (a name in an .asciz or a comment refers to
- * nothing, and keeping its symbol would only keep dead code).
+ * nothing, and keeping its symbol would only keep dead code).  A
+ * statement's first word names an instruction, a directive or a macro,
+ * not a symbol (x86's static inline cpuid() and wrmsr() beside the
+ * instructions), unless it is a label or assigned a value.
  */
 template <typename Piece>
 static void walk_asm_text(const char *text, Piece piece)
 {
 	const char *p = text;
+	bool first_word = true;
 
 	while (*p) {
 		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
 		bool is_name = after == p && starts_name(*p);
 
-		if (is_name)
+		if (is_name) {
 			while (continues_name(*after))
 				after++;
-		else if (after == p)
+			if (first_word)
+				first_word = after_first_word(p, after, &is_name);
+		} else if (after == p) {
 			after = p + 1;
+			if (*p == '\n' || *p == ';')
+				first_word = true;
+		}
 		piece(p, (size_t)(after - p), is_name);
 		p = after;
 	}

@@ -6,6 +6,9 @@
 # lto-ld's compiler plugin gives such statics a name of its own in the
 # IR and the asm text alike, and keeps them: the program links and runs
 # with a partition per function (-flto-partition=max), as without LTO.
+# A static named like an instruction its unit's asm uses (x86's static
+# inline cpuid() and wrmsr()) is not named by that asm: it keeps its
+# name, and the instruction stays an instruction.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need_plugin
@@ -16,7 +19,8 @@ need_plugin
 cat > a.c <<'C'
 static int counter = 5;
 static int __attribute__((noinline, used)) add_one(int x) { return x + 1; }
-int read_counter(void) { return counter; }
+static int __attribute__((noinline)) nop(int x) { return x - 1; }
+int read_counter(void) { __asm__ volatile("nop"); return nop(counter + 1); }
 int asm_reads(void)
 {
 	int v;
@@ -45,6 +49,8 @@ scenario() {
 		--lto-keep-symbol=main -o wp.o a.o main.o
 	expect "$name: ...the asm's statics are defined under their new names" \
 		output_has '^counter\.lto_priv\.[0-9]*$' sh -c "${prefix}nm wp.o | awk '{print \$NF}'"
+	expect "$name: ...the static named like the nop instruction is not renamed" \
+		eval "! ${prefix}nm a.o | grep -q 'nop\.lto_priv'"
 	expect "$name: ...the program links" "${prefix}gcc" -o prog wp.o
 	"$@" ./prog
 	expect "$name: ...and runs (exit status 11)" test $? = 11
