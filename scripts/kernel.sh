@@ -16,16 +16,18 @@
 #                         (-fno-partial-inlining), nolto-stack, lto-stack
 #                         (-fno-conserve-stack)
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
-#                         boot a target of mps2, virt or vexpress, keep the
-#                         console
+#                         boot a target of mps2, virt, vexpress or x86_64,
+#                         keep the console
 #   parity TARGET         build and boot both variants of TARGET and
 #                         compare them: KUnit, initcall order, console; on
-#                         virt the module, on vexpress the modules and
-#                         /proc/config.gz; kallsyms on both
+#                         virt the module, on vexpress and x86_64 the
+#                         modules and /proc/config.gz, on x86_64 objtool's
+#                         warnings; kallsyms on both
 #   faults                boot the virt LTO kernel in a broken state (one
 #                         initcall left out, a failing module): the parity
 #                         checks must catch both
-#   check                 parity mps2, virt and virt-thumb2, faults, an edit of virt
+#   check                 parity mps2, virt, virt-thumb2 and x86_64-tiny,
+#                         faults, an edit of virt
 #                         and two option changes (CONFIG_IKCONFIG's copy
 #                         must follow) rebuilt with the LTO cache; the
 #                         parity table; one TAP result per check in
@@ -48,6 +50,11 @@
 #                         and with each lever that makes WPA cheaper
 #                         (zstd1, ggc, icf; default all), beside no LTO: edit
 #                         times, sizes and peak memory, in turns
+#   peers TARGET          GCC without LTO, with lto-ld's LTO (as configured,
+#                         and lto-trim: TRIM_UNUSED_KSYMS) and Clang without
+#                         LTO, with ThinLTO and full LTO (clang, clang-thin,
+#                         clang-full), side by side in one run: sizes, build
+#                         and rebuild times, the vmlinux.o link, a boot each
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -58,16 +65,20 @@
 # vexpress_defconfig (Cortex-A9 on QEMU vexpress-a9) with the KUnit
 # suites, three of them as in-tree modules that /init loads;
 # vexpress-small is vexpress in Thumb-2 with TRIM_UNUSED_KSYMS; stm32 is
-# stm32_defconfig, built only.
+# stm32_defconfig, built only; x86_64 is x86_64_defconfig (QEMU pc) with
+# the suites and modules of vexpress, x86_64-tiny tinyconfig plus
+# x86_64-tiny.config with the same.
 # Environment: LTO_LD_KERNEL_DIR (default _build/ in the project) holds the
 # tree and the builds (LTO_LD_CACHE is lto-ld's LTRANS cache, which the
-# kernels keep in their build folders); KERNEL_CC defaults to arm-linux-gnueabihf-gcc (CI
-# sets "ccache arm-linux-gnueabihf-gcc").
+# kernels keep in their build folders); KERNEL_CC is ARM's compiler
+# (default arm-linux-gnueabihf-gcc; x86_64 uses gcc, Clang's peers
+# clang); KERNEL_CC_LAUNCHER goes in front of each (CI sets ccache).
 # The jobs, one file each in scripts/kernel/: tree.sh (the patched tree,
 # the tool folder, kmake, the configurations), build-boot.sh (images,
 # their userspace, boots, the edit of init/main.c), parity.sh (parity,
 # faults, check, the parity table, kunit-py), measure.sh (the suite,
-# sizes, sizediff, their tables), levers.sh (levers, edit-levers);
+# sizes, sizediff, their tables), levers.sh (levers, edit-levers),
+# peers.sh (peers);
 # scripts/results-table.sh puts a table into docs/results.md.
 set -eu
 
@@ -79,8 +90,6 @@ unset LTO_LD_CACHE
 # What would make two builds of one tree differ (the suite compares them)
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" \
 	KBUILD_BUILD_USER=lto-ld KBUILD_BUILD_HOST=lto-ld
-cross=arm-linux-gnueabihf-
-kernel_cc=${KERNEL_CC:-${cross}gcc}
 jobs=$(nproc)
 # ccache (CI): paths below the cache folder count as relative, so a fresh
 # tree at another path still hits the cache.
@@ -91,8 +100,11 @@ export CCACHE_BASEDIR="$cache" CCACHE_NOHASHDIR=1
 . "$top/scripts/kernel/parity.sh"
 . "$top/scripts/kernel/measure.sh"
 . "$top/scripts/kernel/levers.sh"
+. "$top/scripts/kernel/peers.sh"
 . "$top/scripts/results-table.sh"
 
+# ($arch, $cross, $kernel_cc: ARM's until a job names its target)
+target_env arm
 prepare_tree
 # (a run stopped between edit_main and unedit_main left the edit)
 unedit_main
@@ -111,6 +123,7 @@ case ${1:-} in
 	sizediff) sizediff "$2" ;;
 	edit-levers) shift; edit_levers "$@" ;;
 	suite) shift; suite "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]" >&2
+	peers) peers "$2" ;;
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]|peers TARGET" >&2
 	   exit 2 ;;
 esac

@@ -4,8 +4,10 @@
 # with its testsuite (scripts/busybox.sh), then the kernel: mps2, virt,
 # stm32 and vexpress built with and without GCC LTO through lto-ld, mps2,
 # virt and vexpress booted in QEMU and checked for parity, vexpress-small
-# (Thumb-2, trimmed exports) booted and checked too, and the measured
-# results tables (written into docs/results.md).
+# (Thumb-2, trimmed exports) booted and checked too, x86_64_defconfig
+# built and booted with and without lto-ld's LTO and checked for parity,
+# measured beside Clang without LTO, with ThinLTO and full LTO (peers),
+# and the measured results tables (written into docs/results.md).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,4 +18,7 @@ make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/busybox.sh" "$dir/lto-ld" lto thin native cache gcc
 "$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32 vexpress
 "$top/scripts/kernel.sh" "$dir/lto-ld" parity vexpress-small
-exec "$top/scripts/kernel.sh" "$dir/lto-ld" sizes vexpress vexpress-small
+"$top/scripts/kernel.sh" "$dir/lto-ld" sizes vexpress vexpress-small
+"$top/scripts/kernel.sh" "$dir/lto-ld" peers x86_64
+"$top/scripts/kernel.sh" "$dir/lto-ld" parity x86_64
+exec "$top/scripts/kernel.sh" "$dir/lto-ld" sizediff x86_64

@@ -53,10 +53,10 @@ rm -f "$top/_build/fuzz/fuzz.log"
 "$top/scripts/fuzz.sh" 60 || rc=1
 finished "$top/_build/fuzz/fuzz.log"
 
-echo "== kernel: mps2, virt and virt-thumb2 with and without LTO: parity checks =="
+echo "== kernel: mps2, virt, virt-thumb2 and x86_64-tiny with and without LTO: parity checks =="
 klog=${LTO_LD_KERNEL_DIR:-$top/_build}/kernel-check.log
 rm -f "$klog"
-if KERNEL_CC="ccache arm-linux-gnueabihf-gcc" \
+if KERNEL_CC_LAUNCHER=ccache \
 	"$top/scripts/kernel.sh" "$top/_build/default/lto-ld" check; then
 	finished "$klog"
 else

@@ -38,7 +38,9 @@ module_files() {
 # initrd TARGET VARIANT MODULE...: the initramfs of TARGET-VARIANT: the
 # project's /init, and each MODULE (a .ko) at the top
 initrd() {
-	b=$cache/kbuild/$1-$2; shift 2
+	b=$cache/kbuild/$1-$2
+	target_env "$1"
+	shift 2
 	${cross}gcc -std=gnu11 -static -O2 -Wall -Wextra -o "$b/lto-ld-init" "$top/tests/kernel/init-virt.c"
 	{
 		cat <<LIST
@@ -52,6 +54,17 @@ LIST
 	"$b/usr/gen_init_cpio" "$b/initrd.list" > "$b/initrd.cpio"
 }
 
+# objtool_logged TARGET VARIANT ARGS...: kmake, keeping its messages in
+# objtool.log when it linked vmlinux.o again (objtool runs on it there,
+# and on the modules it links: the parity check reads its warnings)
+objtool_logged() {
+	b=$cache/kbuild/$1-$2
+	before=$(stat -c %.9Y "$b/vmlinux.o" 2>/dev/null || echo none)
+	kmake "$@" 2> "$b/make.log" || { cat "$b/make.log" >&2; return 1; }
+	cat "$b/make.log" >&2
+	[ "$(stat -c %.9Y "$b/vmlinux.o")" = "$before" ] || cp "$b/make.log" "$b/objtool.log"
+}
+
 # images TARGET VARIANT: build what QEMU boots (a configured tree)
 images() {
 	case $(board "$1") in
@@ -61,7 +74,17 @@ images() {
 		      initrd "$1" "$2" "$cache/kbuild/$1-$2/lto_ld_test/lto_ld_test.ko" ;;
 		vexpress) kmake "$1" "$2" -j"$jobs" vmlinux zImage modules arm/vexpress-v2p-ca9.dtb
 		      initrd "$1" "$2" $(module_files "$1" "$2") ;;
+		x86_64) objtool_logged "$1" "$2" -j"$jobs" vmlinux bzImage modules
+		      initrd "$1" "$2" $(module_files "$1" "$2") ;;
 		*) kmake "$1" "$2" -j"$jobs" vmlinux ;;
+	esac
+}
+
+# image_of TARGET VARIANT: the compressed image the boot loads
+image_of() {
+	case $(board "$1") in
+		x86_64) echo "$cache/kbuild/$1-$2/arch/x86/boot/bzImage" ;;
+		*) echo "$cache/kbuild/$1-$2/arch/arm/boot/zImage" ;;
 	esac
 }
 
@@ -71,11 +94,20 @@ build() {
 	images "$1" "$2"
 }
 
+# modules_args TARGET VARIANT: the arguments of a defconfig target's boot:
+# /init loads its modules, checks kallsyms and sums /proc/config.gz
+modules_args() {
+	syms=$("$top/tests/kernel/parity.sh" symbols "$cache/kbuild/$1-$2/vmlinux" 6)
+	mods=$(module_files "$1" "$2" | sed 's|.*/|/|' | paste -sd, -)
+	echo "initramfs_async=0 ltoinit_syms=$syms ltoinit_module=$mods ltoinit_cksum=/proc/config.gz"
+}
+
 # boot TARGET VARIANT [ARGS [NAME]]: boot TARGET-VARIANT, keep the
 # console in the build folder (console.log; with extra arguments
 # console-NAME.log, console-fault.log by default)
 boot() {
 	b=$cache/kbuild/$1-$2
+	target_env "$1"
 	log=$b/console.log
 	[ -n "${3:-}${4:-}" ] && log=$b/console-${4:-fault}.log
 	case $(board "$1") in
@@ -84,11 +116,11 @@ boot() {
 		virt) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
 		      "$top/tests/kernel/boot-virt.sh" "$b/arch/arm/boot/zImage" \
 			"$b/initrd.cpio" "$log" 600 "initramfs_async=0 ltoinit_syms=$syms ${3:-}" ;;
-		vexpress) syms=$("$top/tests/kernel/parity.sh" symbols "$b/vmlinux" 6)
-		      mods=$(module_files "$1" "$2" | sed 's|.*/|/|' | paste -sd, -)
-		      "$top/tests/kernel/boot-vexpress.sh" "$b/arch/arm/boot/zImage" \
+		vexpress) "$top/tests/kernel/boot-vexpress.sh" "$b/arch/arm/boot/zImage" \
 			"$b/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb" "$b/initrd.cpio" "$log" 600 \
-			"initramfs_async=0 ltoinit_syms=$syms ltoinit_module=$mods ltoinit_cksum=/proc/config.gz ${3:-}" ;;
+			"$(modules_args "$1" "$2") ${3:-}" ;;
+		x86_64) "$top/tests/kernel/boot-x86_64.sh" "$(image_of "$1" "$2")" \
+			"$b/initrd.cpio" "$log" 600 "$(modules_args "$1" "$2") ${3:-}" ;;
 		*) echo "kernel: $1 is not booted" >&2; return 1 ;;
 	esac
 }
@@ -96,7 +128,7 @@ boot() {
 # targets_booted TARGETS: those of TARGETS that QEMU boots
 targets_booted() {
 	for t in "$@"; do
-		case $(board "$t") in mps2|virt|vexpress) echo "$t" ;; esac
+		case $(board "$t") in mps2|virt|vexpress|x86_64) echo "$t" ;; esac
 	done
 }
 

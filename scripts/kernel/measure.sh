@@ -13,6 +13,7 @@ timed() {
 
 # size_of TARGET VARIANT: "text data bss dec" of its vmlinux
 size_of() {
+	target_env "$1"
 	${cross}size "$cache/kbuild/$1-$2/vmlinux" | awk 'NR == 2 {print $1, $2, $3, $4}'
 }
 
@@ -185,7 +186,7 @@ sizediff() {
 	out=$kb/$t-lto report=$t-lto/lto-report.json
 	set --
 	for b in "$t-nolto" "$t-lto"; do
-		for a in vmlinux.a lib/lib.a arch/arm/lib/lib.a; do
+		for a in vmlinux.a lib/lib.a arch/arm/lib/lib.a arch/x86/lib/lib.a; do
 			[ -f "$kb/$b/$a" ] && set -- "$@" --objects="$b/$a"
 		done
 	done

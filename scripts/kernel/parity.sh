@@ -9,6 +9,7 @@
 compare() {
 	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
 	out=$cache/parity-$1.csv
+	target_env "$1"
 	parity=$top/tests/kernel/parity.sh
 	: > "$out"
 	status=0
@@ -25,7 +26,7 @@ compare() {
 	record kunit "$parity" kunit "$ref/console.log" "$cand/console.log"
 	record initcalls "$parity" initcalls "$ref/console.log" "$cand/console.log"
 	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
-	case $(board "$1") in virt|vexpress)
+	case $(board "$1") in virt|vexpress|x86_64)
 		for v in nolto lto; do
 			b=$cache/kbuild/$1-$v
 			if [ "$(board "$1")" = virt ]; then
@@ -33,6 +34,9 @@ compare() {
 			else
 				record "modules-$v" "$parity" modules "$b/console.log"
 				record "config-$v" "$parity" config "$b/console.log" "$b"
+			fi
+			if [ "$(board "$1")" = x86_64 ]; then
+				record "objtool-$v" "$parity" objtool "$b"
 			fi
 			record "kallsyms-$v" "$parity" kallsyms "$b/vmlinux" "$b/console.log"
 		done
@@ -123,7 +127,7 @@ ikconfig() {
 	[ $stale = 0 ]
 }
 
-# check: parity of mps2, virt and virt-thumb2, the fault checks, virt's edit and
+# check: parity of mps2, virt, virt-thumb2 and x86_64-tiny, the fault checks, virt's edit and
 # option changes rebuilt through the cache, the parity table;
 # one TAP result per check in kernel-check.log (tests/kernel/results.sh)
 check() {
@@ -132,7 +136,7 @@ check() {
 	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
 	: > "$lines"
 	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
-	for t in mps2 virt virt-thumb2; do
+	for t in mps2 virt virt-thumb2 x86_64-tiny; do
 		rm -f "$cache/parity-$t.csv"
 		parity "$t" || failed=1
 		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
@@ -148,7 +152,7 @@ check() {
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
 	{
-		parity_table mps2 virt virt-thumb2
+		parity_table mps2 virt virt-thumb2 x86_64-tiny
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD check\`."
 	} | tee "$cache/parity.md"
@@ -183,16 +187,19 @@ parity_kunit() {
 
 # parity_table TARGETS: the markdown parity table from the checks' outputs
 parity_table() {
-	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress) | kallsyms lookups right (virt, vexpress) | kallsyms bytes/symbol (virt, vexpress) | verdict |"
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64) | kallsyms lookups right (virt, vexpress, x86_64) | kallsyms bytes/symbol (virt, vexpress, x86_64) | verdict |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
 		mod= ks= kb=
 		case $(board "$t") in
 		virt) mod="$(parity_value "$t" module-nolto) / $(parity_value "$t" module-lto)" ;;
-		vexpress) mod="$(parity_text "$t" modules-nolto 's/^parity: modules: //p') / $(parity_text "$t" modules-lto 's/^parity: modules: //p'); /proc/config.gz: $(parity_value "$t" config-nolto) / $(parity_value "$t" config-lto)" ;;
+		vexpress|x86_64) mod="$(parity_text "$t" modules-nolto 's/^parity: modules: //p') / $(parity_text "$t" modules-lto 's/^parity: modules: //p'); /proc/config.gz: $(parity_value "$t" config-nolto) / $(parity_value "$t" config-lto)" ;;
 		esac
-		case $(board "$t") in virt|vexpress)
+		if [ "$(board "$t")" = x86_64 ]; then
+			mod="$mod; no objtool warning: $(parity_value "$t" objtool-nolto) / $(parity_value "$t" objtool-lto)"
+		fi
+		case $(board "$t") in virt|vexpress|x86_64)
 			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
 			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p') ;;
 		esac

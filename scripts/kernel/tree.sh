@@ -30,12 +30,28 @@ prepare_tree() {
 	mv "$tree.tmp" "$tree"
 }
 
-# tool_dir: a folder with the prefixed lto-ld names the build uses
+# tool_dir: a folder with the lto-ld names the builds use, prefixed for
+# ARM, plain for x86_64 (the host's own gcc)
 tool_dir() {
 	bin=$cache/bin
 	mkdir -p "$bin"
-	for n in lto-ld lto-nm lto-ar; do ln -sf "$lto_ld" "$bin/$cross$n"; done
-	ln -sf "$(dirname "$lto_ld")/lto-sizediff" "$bin/${cross}lto-sizediff"
+	for p in arm-linux-gnueabihf- ''; do
+		for n in lto-ld lto-nm lto-ar; do ln -sf "$lto_ld" "$bin/$p$n"; done
+		ln -sf "$(dirname "$lto_ld")/lto-sizediff" "$bin/${p}lto-sizediff"
+	done
+}
+
+# target_env TARGET: the kernel architecture ($arch), the tool prefix
+# ($cross) and the compiler ($kernel_cc: KERNEL_CC_LAUNCHER, such as
+# ccache, in front; KERNEL_CC replaces ARM's) that TARGET builds with
+target_env() {
+	case $(board "$1") in
+		x86_64) arch=x86_64 cross= kernel_cc=gcc ;;
+		*) arch=arm cross=arm-linux-gnueabihf- kernel_cc=${KERNEL_CC:-arm-linux-gnueabihf-gcc} ;;
+	esac
+	kernel_cc="${KERNEL_CC_LAUNCHER:+$KERNEL_CC_LAUNCHER }$kernel_cc"
+	# (tests/kernel/parity.sh's nm and size)
+	export CROSS="$cross"
 }
 
 # kmake TARGET VARIANT ARGS...: make in the build folder of TARGET-VARIANT.
@@ -46,7 +62,11 @@ tool_dir() {
 kmake() {
 	t=$1 v=$2; shift 2
 	o=$cache/kbuild/$t-$v
-	set -- O="$o" ARCH=arm CROSS_COMPILE=$cross CC="$kernel_cc" \
+	target_env "$t"
+	cc=$kernel_cc
+	# Clang's peers: LLVM=1 (clang, ld.lld, llvm-ar...), Clang's own LTO
+	case $v in clang*) cc="${KERNEL_CC_LAUNCHER:+$KERNEL_CC_LAUNCHER }clang"; set -- LLVM=1 "$@" ;; esac
+	set -- O="$o" ARCH=$arch CROSS_COMPILE=$cross CC="$cc" \
 		KCPPFLAGS="-fmacro-prefix-map=$("$top/scripts/relpath.sh" "$o" "$tree")/=" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
 	case $v in *-sra|*-partial|*-stack|*-zstd1) set -- KCFLAGS="$(lever_cflags "${v#*-}")" "$@" ;; esac
@@ -67,8 +87,8 @@ board() { echo "${1%%-*}"; }
 
 # base_config TARGET: the kernel's config target the build starts from
 base_config() {
-	case $(board "$1") in
-		virt) echo tinyconfig ;;
+	case $1 in
+		virt*|*-tiny) echo tinyconfig ;;
 		*) echo "$(board "$1")_defconfig" ;;
 	esac
 }
@@ -79,11 +99,15 @@ fragments() {
 		mps2) echo "$configs/kunit.config $configs/mps2.config" ;;
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 		virt-thumb2) echo "$configs/virt.config $configs/kunit.config $configs/thumb2.config" ;;
-		vexpress) echo "$configs/kunit.config $configs/vexpress.config" ;;
-		vexpress-small) echo "$configs/kunit.config $configs/vexpress.config $configs/thumb2.config $configs/trim.config" ;;
+		vexpress|x86_64) echo "$configs/kunit.config $configs/modules.config" ;;
+		x86_64-tiny) echo "$configs/x86_64-tiny.config $configs/kunit.config $configs/modules.config" ;;
+		vexpress-small) echo "$configs/kunit.config $configs/modules.config $configs/thumb2.config $configs/trim.config" ;;
 	esac
 	case $2 in
 		lto|lto-one|lto-weak|lto-sra|lto-partial|lto-stack|lto-zstd1|lto-ggc|lto-icf) echo "$configs/lto.config" ;;
+		lto-trim) echo "$configs/lto.config $configs/trim.config" ;;
+		clang-thin) echo "$configs/clang-thin.config" ;;
+		clang-full) echo "$configs/clang-full.config" ;;
 		ltoplain) echo "$configs/lto.config $configs/lto-plain.config" ;;
 		lto-gc) echo "$configs/lto.config $configs/gc.config" ;;
 		nolto-gc) echo "$configs/gc.config" ;;
