@@ -7,8 +7,12 @@
 # Symbols printed as NAME+OFFSET/SIZE lose the offset, the size and
 # GCC's clone suffixes; initcall_debug's lines and /init's kallsyms
 # names, addresses and config checksum are left out: parity.sh checks
-# them.  Fails on any other difference, and on an oops, BUG or WARNING
-# in either console.
+# them.  Device probes may run asynchronously or be deferred, so their
+# lines (initcall_debug's "probe of DEVICE", the driver's messages about
+# DEVICE) are compared device by device, each in its own order; the
+# lines of a device whose probe was deferred as a set (the retries
+# depend on timing).  Fails on any other difference, and on an oops,
+# BUG or WARNING in either console.
 # Usage: compare-console.sh REFERENCE.log CANDIDATE.log
 set -u
 . "$(dirname "$0")/gcc-suffixes.sh"
@@ -44,7 +48,7 @@ normalize() {
 	    -e 's/ltoinit_syms=[^ "]*/ltoinit_syms=<names>/' \
 	    -e 's/ after [0-9]* usecs$/ after <n> usecs/' \
 	    -e '/# .*: Test should be marked slow (runtime: /d' "$1" |
-		sed -E "s/$gcc_suffix_ere//g" | drop_stalls
+		sed -E "s/$gcc_suffix_ere//g" | drop_stalls | by_device
 }
 
 # drop_stalls: stdin without RCU stall reports: QEMU on a busy host runs
@@ -54,6 +58,41 @@ drop_stalls() {
 	awk '/^rcu: INFO: .*detected stalls? on CPU/ { stall = 1; next }
 		stall && /^(rcu: |task:|Call [Tt]race:|Exception stack|Workqueue: |CPU: [0-9]+ |Tainted: |Hardware name: |PC is at |LR is at |(pc|lr|sp|ip|fp|r[0-9]+) *: |Flags: |Control: |Code: |[0-9a-f][0-9a-f][0-9a-f][0-9a-f]: | [^ ])/ { next }
 		{ stall = 0; print }'
+}
+
+# key_of(LINE), an awk function: the probed device LINE is about ("probe
+# of DEVICE", "DEVICE: ...", "DRIVER DEVICE[:] ...", an input device
+# under DEVICE), or "" (probed: the devices of the console's probe lines)
+key_of='
+function key_of(s,    f, n) {
+	n = split(s, f, " ")
+	if (s ~ /^probe of [^ ]+ returned /) return f[3]
+	if (s ~ /^input: .* as \/devices\/.*\/input\/input[0-9]+$/) {
+		sub(/\/input\/input[0-9]+$/, "", f[n]); sub(/.*\//, "", f[n])
+		return (f[n] in probed) ? f[n] : ""
+	}
+	sub(/:$/, "", f[1]); sub(/:$/, "", f[2])
+	if (s ~ /^[^ ]+: / && (f[1] in probed)) return f[1]
+	if (n > 1 && (f[2] in probed)) return f[2]
+	return ""
+}'
+
+# by_device: stdin's lines in order, then those of each probed device,
+# device after device: in their order, or sorted once each if a probe
+# of the device was deferred (error 517)
+by_device() {
+	tab=$(printf '\t')
+	awk -v OFS="$tab" "$key_of"'
+		{ line[NR] = $0 }
+		/^probe of [^ ]+ returned / { probed[$3] = 1; if ($5 == 517) deferred[$3] = 1 }
+		END {
+			print 1, "", 0, "-- the lines of each probed device --"
+			for (i = 1; i <= NR; i++) {
+				d = key_of(line[i])
+				if (d == "") print 0, "", i, line[i]
+				else print 1, d, ((d in deferred) ? 0 : i), line[i]
+			}
+		}' | LC_ALL=C sort -t "$tab" -k1,1n -k2,2 -k3,3n -k4 | uniq | cut -f4-
 }
 
 # check_errors LOG: LOG has no oops, BUG or WARNING (else says so, fails)
