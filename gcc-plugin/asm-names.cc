@@ -72,6 +72,10 @@ int plugin_is_GPL_compatible;
 /* Identifiers seen in the asm text of this translation unit. */
 static std::unordered_set<std::string> asm_names;
 
+/* Of them, the labels the asm text defines, and the names it makes global
+ * (.globl, .global). */
+static std::unordered_set<std::string> asm_labels, asm_globals;
+
 /* Globals this unit declares without defining, by name. */
 static std::unordered_set<std::string> declared_externs;
 
@@ -149,13 +153,15 @@ static enum word_role first_word_role(const char *p)
 
 /*
  * A statement's first word, from START to END: a mnemonic, directive or
- * macro names no symbol.  Whether the next word is a first word still
- * (after a label, or an x86 prefix such as lock).
+ * macro names no symbol; a label defines one.  Whether the next word is
+ * a first word still (after a label, or an x86 prefix such as lock).
  */
-static bool after_first_word(const char *start, const char *end, bool *is_name)
+static bool after_first_word(const char *start, const char *end, bool *is_name,
+			     bool *is_label)
 {
 	switch (first_word_role(end)) {
 	case LABEL:
+		*is_label = true;
 		return true;
 	case ASSIGNED:
 		return false;
@@ -167,8 +173,8 @@ static bool after_first_word(const char *start, const char *end, bool *is_name)
 }
 
 /*
- * Walk one asm template: PIECE(start, length, is_name) for each run of
- * it in order, where names are the identifier-like tokens outside its
+ * Walk one asm template: PIECE(start, length, is_name, is_label) for each
+ * run of it in order, where names are the identifier-like tokens outside its
  * strings and comments (a name in an .asciz or a comment refers to
  * nothing, and keeping its symbol would only keep dead code).  A
  * statement's first word names an instruction, a directive or a macro,
@@ -183,29 +189,44 @@ static void walk_asm_text(const char *text, Piece piece)
 
 	while (*p) {
 		const char *after = *p == '"' ? skip_string(p) : skip_comment(p);
-		bool is_name = after == p && starts_name(*p);
+		bool is_name = after == p && starts_name(*p), is_label = false;
 
 		if (is_name) {
 			while (continues_name(*after))
 				after++;
 			if (first_word)
-				first_word = after_first_word(p, after, &is_name);
+				first_word = after_first_word(p, after, &is_name, &is_label);
 		} else if (after == p) {
 			after = p + 1;
 			if (*p == '\n' || *p == ';')
 				first_word = true;
 		}
-		piece(p, (size_t)(after - p), is_name);
+		piece(p, (size_t)(after - p), is_name, is_label);
 		p = after;
 	}
 }
 
-/* Record the names of one asm template. */
+/* Record the names of one asm template, its labels and its globals. */
 static void scan_asm_text(const char *text)
 {
-	walk_asm_text(text, [](const char *start, size_t len, bool is_name) {
-		if (is_name)
-			asm_names.emplace(start, len);
+	bool globl = false;	/* in a .globl statement */
+
+	walk_asm_text(text, [&](const char *start, size_t len, bool is_name,
+				bool is_label) {
+		std::string word(start, len);
+
+		if (!is_name) {
+			if (word == ".globl" || word == ".global")
+				globl = true;
+			else if (word == "\n" || word == ";")
+				globl = false;
+			return;
+		}
+		asm_names.insert(word);
+		if (is_label)
+			asm_labels.insert(word);
+		if (globl)
+			asm_globals.insert(word);
 	});
 }
 
@@ -504,19 +525,27 @@ static void add_attribute(tree decl, const char *name)
 					  DECL_ATTRIBUTES(decl));
 }
 
-/* TEXT with each name that RENAMED maps replaced by its new name. */
+/*
+ * TEXT with each name that RENAMED maps replaced by its new name; a
+ * label it defines is made a global, hidden symbol there (C in another
+ * partition refers to it).
+ */
 static std::string renamed_text(const char *text,
 				const std::unordered_map<std::string, std::string> &renamed)
 {
 	std::string out;
 
-	walk_asm_text(text, [&](const char *start, size_t len, bool is_name) {
+	walk_asm_text(text, [&](const char *start, size_t len, bool is_name,
+				bool is_label) {
 		auto it = is_name ? renamed.find(std::string(start, len)) : renamed.end();
 
-		if (it == renamed.end())
+		if (it == renamed.end()) {
 			out.append(start, len);
-		else
-			out += it->second;
+			return;
+		}
+		if (is_label)
+			out += ".globl " + it->second + "\n\t.hidden " + it->second + "\n";
+		out += it->second;
 	});
 	return out;
 }
@@ -556,14 +585,32 @@ static std::string unit_number(void)
 	return std::to_string(h);
 }
 
+/* A static of the unit that its asm text names. */
+static bool is_asm_named_static(symtab_node *node, const char *name)
+{
+	return !TREE_PUBLIC(node->decl) && !DECL_EXTERNAL(node->decl) &&
+	       node->definition && !node->alias && asm_names.count(name);
+}
+
+/* A declaration of a label the unit's asm text defines, local to it. */
+static bool is_local_asm_label(symtab_node *node, const char *name)
+{
+	return DECL_EXTERNAL(node->decl) && asm_labels.count(name) &&
+	       !asm_globals.count(name);
+}
+
 /*
- * Statics that the unit's asm text names.  In the LTO step GCC renames a
- * static that two partitions use (NAME.lto_priv.N) and cannot rename it
- * in asm text, which then names nothing: drivers/bus/arm-cci.c's naked
- * cci_enable_port_for_self() reads cpu_port and ports.  So they get a
- * name of their own now, in the IR and in the asm text alike, and are
- * made global (hidden, externally visible): LTO neither renames nor
- * drops them.  The suffix is the one GCC gives, which kallsyms drops.
+ * Statics that the unit's asm text names, and local labels of its asm
+ * text that its C uses.  In the LTO step GCC renames a static that two
+ * partitions use (NAME.lto_priv.N) and cannot rename it in asm text,
+ * which then names nothing: drivers/bus/arm-cci.c's naked
+ * cci_enable_port_for_self() reads cpu_port and ports.  And C in another
+ * partition than the asm cannot reach a local label: x86's int3_magic
+ * (alternative.c's top-level asm) and optprobe_template_func.  So they
+ * get a name of their own now, in the IR and in the asm text alike, and
+ * are made global (hidden; statics externally visible): LTO neither
+ * renames nor drops them.  The suffix is the one GCC gives, which
+ * kallsyms drops.
  */
 static void publish_asm_named_statics(bool verbose)
 {
@@ -575,14 +622,16 @@ static void publish_asm_named_statics(bool verbose)
 		return;
 	FOR_EACH_SYMBOL(node) {
 		const char *name = asm_name_of(node->decl);
+		bool label = is_local_asm_label(node, name);
 
-		if (TREE_PUBLIC(node->decl) || DECL_EXTERNAL(node->decl) ||
-		    !node->definition || node->alias || !asm_names.count(name) ||
-		    strchr(name, '.'))
+		if (strchr(name, '.') || !(label || is_asm_named_static(node, name)))
 			continue;
 		renamed[name] = name + suffix;
 		symtab->change_decl_assembler_name(node->decl,
 			get_identifier(renamed[name].c_str()));
+		/* (the label's definition, in the asm, is made global there) */
+		if (label)
+			continue;
 		TREE_PUBLIC(node->decl) = 1;
 		DECL_VISIBILITY(node->decl) = VISIBILITY_HIDDEN;
 		DECL_VISIBILITY_SPECIFIED(node->decl) = 1;

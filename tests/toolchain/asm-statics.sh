@@ -8,7 +8,10 @@
 # with a partition per function (-flto-partition=max), as without LTO.
 # A static named like an instruction its unit's asm uses (x86's static
 # inline cpuid() and wrmsr()) is not named by that asm: it keeps its
-# name, and the instruction stays an instruction.
+# name, and the instruction stays an instruction.  A local label of
+# top-level asm that C uses (x86's int3_magic, optprobe_template_func)
+# is out of reach of C in another partition: the plugin makes it a
+# hidden global of a name of its own.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 need_plugin
@@ -35,6 +38,15 @@ int asm_reads(void)
 }
 C
 printf 'int read_counter(void);\nint asm_reads(void);\nint main(void) { return asm_reads() + read_counter(); }\n' > main.c
+# label.c: magic_value, a local label of top-level asm, read by two
+# functions (two partitions); main returns 7 + 8.
+cat > label.c <<'C'
+extern const int magic_value;
+__asm__(".pushsection .rodata\n\t.p2align 2\nmagic_value:\n\t.long 7\n\t.popsection\n");
+int __attribute__((noinline)) read_magic1(void) { return magic_value; }
+int __attribute__((noinline)) read_magic2(void) { return magic_value + 1; }
+C
+printf 'int read_magic1(void);\nint read_magic2(void);\nint main(void) { return read_magic1() + read_magic2(); }\n' > label-main.c
 
 # scenario PREFIX NAME [RUN...] (for_each_target --run)
 scenario() {
@@ -54,6 +66,13 @@ scenario() {
 	expect "$name: ...the program links" "${prefix}gcc" -o prog wp.o
 	"$@" ./prog
 	expect "$name: ...and runs (exit status 11)" test $? = 11
+	expect "$name: a local label of top-level asm read by C in two partitions" \
+		eval '"${prefix}gcc" -O2 -flto -fplugin="$plugin" -c ../label.c ../label-main.c &&
+		LTO_LD_LTO_FLAGS=-flto-partition=max "$ld" -r --lto-whole-program \
+			--lto-keep-symbol=main -o label-wp.o label.o label-main.o &&
+		"${prefix}gcc" -o label-prog label-wp.o'
+	"$@" ./label-prog
+	expect "$name: ...links and runs (exit status 15)" test $? = 15
 	cd ..
 }
 
