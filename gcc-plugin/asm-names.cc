@@ -76,6 +76,9 @@ static std::unordered_set<std::string> asm_names;
  * (.globl, .global). */
 static std::unordered_set<std::string> asm_labels, asm_globals;
 
+/* The new names of labels that C declares as functions. */
+static std::unordered_set<std::string> function_labels;
+
 /* Globals this unit declares without defining, by name. */
 static std::unordered_set<std::string> declared_externs;
 
@@ -528,7 +531,8 @@ static void add_attribute(tree decl, const char *name)
 /*
  * TEXT with each name that RENAMED maps replaced by its new name; a
  * label it defines is made a global, hidden symbol there (C in another
- * partition refers to it).
+ * partition refers to it), typed as C declares it: objtool takes a
+ * function for one, where the local label gave it a section.
  */
 static std::string renamed_text(const char *text,
 				const std::unordered_map<std::string, std::string> &renamed)
@@ -544,7 +548,10 @@ static std::string renamed_text(const char *text,
 			return;
 		}
 		if (is_label)
-			out += ".globl " + it->second + "\n\t.hidden " + it->second + "\n";
+			out += ".globl " + it->second + "\n\t.hidden " + it->second +
+			       "\n\t.type " + it->second + ", %" +
+			       (function_labels.count(it->second) ? "function" : "object") +
+			       "\n";
 		out += it->second;
 	});
 	return out;
@@ -630,8 +637,11 @@ static void publish_asm_named_statics(bool verbose)
 		symtab->change_decl_assembler_name(node->decl,
 			get_identifier(renamed[name].c_str()));
 		/* (the label's definition, in the asm, is made global there) */
-		if (label)
+		if (label) {
+			if (TREE_CODE(node->decl) == FUNCTION_DECL)
+				function_labels.insert(renamed[name]);
 			continue;
+		}
 		TREE_PUBLIC(node->decl) = 1;
 		DECL_VISIBILITY(node->decl) = VISIBILITY_HIDDEN;
 		DECL_VISIBILITY_SPECIFIED(node->decl) = 1;

@@ -95,7 +95,15 @@ initcalls() {
 			for (i = 1; i <= NF; i++) if ($i == "returned") ret[name] = $(i + 1)
 		}
 		END { for (i = 1; i <= n; i++) print order[i], (order[i] in ret ? ret[order[i]] : "none") }' |
-		plain_name
+		plain_name | initcall_name
+}
+
+# initcall_name: the initcall a stub of LTO calls, for its stub (where
+# initcall entries are 32-bit offsets, as on x86, the kernel's LTO
+# calls each initcall through __initstub__kmod_MOD__N_LINE_FNLEVEL, which
+# initcall_debug names when FN is inlined into it), on stdin's lines
+initcall_name() {
+	sed -E 's/^__initstub__kmod_[^ ]*__[0-9]+_[0-9]+_([^ ]+)(early|rootfs|con|security|[0-9]s?)( |$)/\1\3/'
 }
 
 # check_initcalls REF CAND: the same initcalls, in the same order, with
