@@ -3,7 +3,11 @@
 # the same messages in the same order, once timestamps, the version
 # banner, memory sizes and addresses are set aside, and the messages
 # that depend on how fast QEMU ran (BogoMIPS; a timer found already
-# expired under load; initcall and KUnit run times; RCU stall reports).
+# expired under load; initcall and KUnit run times; RCU stall reports;
+# x86's TSC rate, its clocks' figures, the RTC's time and PM's hash of it,
+# quirks' run times; the deepest stack a task used, which LTO changes;
+# cfg80211's word, from a worker at any time, on the failed firmware load
+# that regulatory.0's lines report in order).
 # Symbols printed as NAME+OFFSET/SIZE lose the offset, the size and
 # GCC's clone suffixes; initcall_debug's lines and /init's kallsyms
 # names, addresses and config checksum are left out: parity.sh checks
@@ -24,6 +28,7 @@ errors='Oops|BUG:|Unable to handle|Internal error|WARNING:|cut here'
 # normalize LOG: what must match between the two kernels
 normalize() {
 	sed -e 's/\r$//' \
+	    -e 's/^.*\x1b\[2J//' \
 	    -e 's/^\[ *[0-9]*\.[0-9]*\] //' \
 	    -e 's/+0x[0-9a-f]*\/0x[0-9a-f]*//g' \
 	    -e '/^Linux version /d' \
@@ -40,7 +45,19 @@ normalize() {
 	    -e 's/([0-9.]* BogoMIPS)/(<n> BogoMIPS)/' \
 	    -e 's/[0-9]\{4\}-[0-9-]*T[0-9:]* UTC ([0-9]*)/<date> UTC (<seconds>)/' \
 	    -e '/^Timer with delta zero/d' \
-	    -e '/^qemu-system-arm: /d' \
+	    -e '/^qemu-system-[a-z0-9_]*: /d' \
+	    -e 's/^tsc: Detected [0-9.]* MHz/tsc: Detected <n> MHz/' \
+	    -e 's/max_idle_ns: [0-9]* ns/max_idle_ns: <n> ns/g' \
+	    -e 's/^percpu: Embedded [0-9]* pages/percpu: Embedded <n> pages/' \
+	    -e 's/^sched_clock: Marking stable .*/sched_clock: Marking stable <clocks>/' \
+	    -e '/^PM: RTC time: /d' \
+	    -e 's/audit([0-9.]*:/audit(<time>:/' \
+	    -e '/^PM:   Magic number: /d' \
+	    -e '/ hash matches$/d' \
+	    -e 's/ took [0-9]* usecs$/ took <n> usecs/' \
+	    -e '/ used greatest stack depth: [0-9]* bytes left$/d' \
+	    -e '/^cfg80211: failed to load regulatory\.db$/d' \
+	    -e 's/^\(Write protecting the kernel read-only data:\) [0-9]*k$/\1 <n>k/' \
 	    -e '/^calling  .* @ [0-9]*$/d' \
 	    -e '/^initcall .* returned -\{0,1\}[0-9]* after [0-9]* usecs$/d' \
 	    -e '/^lto-ld-init: kallsyms /d' \
