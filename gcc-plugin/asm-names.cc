@@ -532,7 +532,8 @@ static void add_attribute(tree decl, const char *name)
  * TEXT with each name that RENAMED maps replaced by its new name; a
  * label it defines is made a global, hidden symbol there (C in another
  * partition refers to it), typed as C declares it: objtool takes a
- * function for one, where the local label gave it a section.
+ * function for one, where the local label gave it a section.  (STT_FUNC:
+ * '%' is an operand in extended asm, '@' a comment on ARM.)
  */
 static std::string renamed_text(const char *text,
 				const std::unordered_map<std::string, std::string> &renamed)
@@ -549,8 +550,8 @@ static std::string renamed_text(const char *text,
 		}
 		if (is_label)
 			out += ".globl " + it->second + "\n\t.hidden " + it->second +
-			       "\n\t.type " + it->second + ", %" +
-			       (function_labels.count(it->second) ? "function" : "object") +
+			       "\n\t.type " + it->second + ", " +
+			       (function_labels.count(it->second) ? "STT_FUNC" : "STT_OBJECT") +
 			       "\n";
 		out += it->second;
 	});

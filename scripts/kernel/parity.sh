@@ -58,10 +58,17 @@ parity() {
 	{
 		parity_table "$1"
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1\`."
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1\`;" \
+			"\`size\` dec of the two vmlinux: $(parity_sizes "$1")."
 	} > "$cache/parity-$1.md"
 	results_table "kernel-parity-$1" "$cache/parity-$1.md"
 	return $same
+}
+
+# parity_sizes TARGET: "no LTO N, LTO M (+P%)", the dec of the two builds
+parity_sizes() {
+	n=$(size_of "$1" nolto | cut -d' ' -f4) l=$(size_of "$1" lto | cut -d' ' -f4)
+	awk -v n="$n" -v l="$l" 'BEGIN { printf "no LTO %d, LTO %d (%+.1f%%)", n, l, (l - n) * 100 / n }'
 }
 
 # faults: the virt LTO kernel booted without one initcall and with a

@@ -39,14 +39,19 @@ int asm_reads(void)
 C
 printf 'int read_counter(void);\nint asm_reads(void);\nint main(void) { return asm_reads() + read_counter(); }\n' > main.c
 # label.c: magic_value, a local label of top-level asm, read by two
-# functions (two partitions); main returns 7 + 8.
+# functions (two partitions), and here_ip, a label of a function's
+# extended asm (x86's int3_selftest_ip), whose address C takes; main
+# returns 7 + 8 + 0 + 1.
 cat > label.c <<'C'
 extern const int magic_value;
 __asm__(".pushsection .rodata\n\t.p2align 2\nmagic_value:\n\t.long 7\n\t.popsection\n");
 int __attribute__((noinline)) read_magic1(void) { return magic_value; }
 int __attribute__((noinline)) read_magic2(void) { return magic_value + 1; }
+extern void here_ip(void);
+int __attribute__((noinline)) at_here(int x) { __asm__ volatile("here_ip:\n\tnop" : "+r"(x)); return x; }
+int __attribute__((noinline)) here_known(void) { return here_ip != 0; }
 C
-printf 'int read_magic1(void);\nint read_magic2(void);\nint main(void) { return read_magic1() + read_magic2(); }\n' > label-main.c
+printf 'int read_magic1(void);\nint read_magic2(void);\nint at_here(int);\nint here_known(void);\nint main(void) { return read_magic1() + read_magic2() + at_here(0) + here_known(); }\n' > label-main.c
 
 # scenario PREFIX NAME [RUN...] (for_each_target --run)
 scenario() {
@@ -72,7 +77,7 @@ scenario() {
 			--lto-keep-symbol=main -o label-wp.o label.o label-main.o &&
 		"${prefix}gcc" -o label-prog label-wp.o'
 	"$@" ./label-prog
-	expect "$name: ...links and runs (exit status 15)" test $? = 15
+	expect "$name: ...links and runs (exit status 16)" test $? = 16
 	cd ..
 }
 
