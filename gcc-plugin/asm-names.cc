@@ -531,11 +531,12 @@ static void add_attribute(tree decl, const char *name)
 /*
  * TEXT with each name that RENAMED maps replaced by its new name; a
  * label it defines is made a global, hidden symbol there (C in another
- * partition refers to it), typed as C declares it: objtool takes a
- * function for one, where the local label gave it a section.  (STT_FUNC:
- * '%' is an operand in extended asm, '@' a comment on ARM.)
+ * partition refers to it).  In TOPLEVEL asm it is typed as C declares
+ * it: objtool takes a function for one, where the local label gave it a
+ * section (STT_FUNC: '@' is a comment on ARM); a label inside a
+ * function's code stays untyped, as objtool wants it.
  */
-static std::string renamed_text(const char *text,
+static std::string renamed_text(const char *text, bool toplevel,
 				const std::unordered_map<std::string, std::string> &renamed)
 {
 	std::string out;
@@ -549,8 +550,9 @@ static std::string renamed_text(const char *text,
 			return;
 		}
 		if (is_label)
-			out += ".globl " + it->second + "\n\t.hidden " + it->second +
-			       "\n\t.type " + it->second + ", " +
+			out += ".globl " + it->second + "\n\t.hidden " + it->second + "\n";
+		if (is_label && toplevel)
+			out += "\t.type " + it->second + ", " +
 			       (function_labels.count(it->second) ? "STT_FUNC" : "STT_OBJECT") +
 			       "\n";
 		out += it->second;
@@ -566,7 +568,7 @@ static void rename_in_asm(const std::unordered_map<std::string, std::string> &re
 	basic_block bb;
 
 	for (asm_node *a = symtab->first_asm_symbol(); a; a = a->next) {
-		std::string text = renamed_text(TREE_STRING_POINTER(a->asm_str), renamed);
+		std::string text = renamed_text(TREE_STRING_POINTER(a->asm_str), true, renamed);
 
 		a->asm_str = build_string(text.size() + 1, text.c_str());
 	}
@@ -578,7 +580,7 @@ static void rename_in_asm(const std::unordered_map<std::string, std::string> &re
 		FOR_EACH_BB_FN(bb, f)
 			for (gimple_stmt_iterator g = gsi_start_bb(bb); !gsi_end_p(g); gsi_next(&g))
 				if (gasm *a = dyn_cast<gasm *>(gsi_stmt(g)))
-					a->string = ggc_strdup(renamed_text(a->string, renamed).c_str());
+					a->string = ggc_strdup(renamed_text(a->string, false, renamed).c_str());
 	}
 }
 

@@ -79,7 +79,8 @@ drop_stalls() {
 
 # key_of(LINE), an awk function: the probed device LINE is about ("probe
 # of DEVICE", "DEVICE: ...", "DRIVER DEVICE[:] ...", an input device
-# under DEVICE), or "" (probed: the devices of the console's probe lines)
+# under DEVICE), or the device of a firmware load, or "" (probed: the
+# devices of the console's probe lines)
 key_of='
 function key_of(s,    f, n) {
 	n = split(s, f, " ")
@@ -89,6 +90,8 @@ function key_of(s,    f, n) {
 		return (f[n] in probed) ? f[n] : ""
 	}
 	sub(/:$/, "", f[1]); sub(/:$/, "", f[2])
+	# (a firmware load for a device runs in a worker: x86 regulatory.0)
+	if (s ~ /^[^ ]+ [^ ]+: (firmware: failed to load|Direct firmware load for) /) return f[2]
 	if (s ~ /^[^ ]+: / && (f[1] in probed)) return f[1]
 	if (n > 1 && (f[2] in probed)) return f[2]
 	return ""
