@@ -79,8 +79,9 @@ drop_stalls() {
 
 # key_of(LINE), an awk function: the probed device LINE is about ("probe
 # of DEVICE", "DEVICE: ...", "DRIVER DEVICE[:] ...", an input device
-# under DEVICE), or the device of a firmware load, or "" (probed: the
-# devices of the console's probe lines)
+# under DEVICE), or the device of a firmware load, or x86's TSC for its
+# calibration's lines, or "" (probed: the devices of the console's probe
+# lines)
 key_of='
 function key_of(s,    f, n) {
 	n = split(s, f, " ")
@@ -90,6 +91,8 @@ function key_of(s,    f, n) {
 		return (f[n] in probed) ? f[n] : ""
 	}
 	sub(/:$/, "", f[1]); sub(/:$/, "", f[2])
+	# (x86: the TSC'"'"'s refined calibration, from delayed work at any time)
+	if (s ~ /^(tsc: Refined TSC |clocksource: tsc: |clocksource: Switched to clocksource tsc$)/) return "tsc"
 	# (a firmware load for a device runs in a worker: x86 regulatory.0)
 	if (s ~ /^[^ ]+ [^ ]+: (firmware: failed to load|Direct firmware load for) /) return f[2]
 	if (s ~ /^[^ ]+: / && (f[1] in probed)) return f[1]
