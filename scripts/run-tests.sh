@@ -53,7 +53,7 @@ rm -f "$top/_build/fuzz/fuzz.log"
 "$top/scripts/fuzz.sh" 60 || rc=1
 finished "$top/_build/fuzz/fuzz.log"
 
-echo "== kernel: mps2, virt, virt-thumb2 and x86_64-tiny with and without LTO: parity checks =="
+echo "== kernel: mps2, virt and virt-thumb2 with and without LTO: parity checks =="
 klog=${LTO_LD_KERNEL_DIR:-$top/_build}/kernel-check.log
 rm -f "$klog"
 if KERNEL_CC_LAUNCHER=ccache \
