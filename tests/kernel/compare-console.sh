@@ -4,10 +4,12 @@
 # banner, memory sizes and addresses are set aside, and the messages
 # that depend on how fast QEMU ran (BogoMIPS; a timer found already
 # expired under load; initcall and KUnit run times; RCU stall reports;
-# x86's TSC rate, its clocks' figures, the RTC's time and PM's hash of it,
-# quirks' run times; the deepest stack a task used, which LTO changes;
-# cfg80211's word, from a worker at any time, on the failed firmware load
-# that regulatory.0's lines report in order).
+# x86's TSC rate, its clocks' figures, the RTC's time, PM's hash of it
+# and the trace point that hash happens to match, quirks' run times; the
+# deepest stack a task used, which LTO changes; cfg80211's word, from a
+# worker at any time, on the failed firmware load that regulatory.0's
+# lines report in order), and what the firmware or QEMU printed before
+# the kernel's first message.
 # Symbols printed as NAME+OFFSET/SIZE lose the offset, the size and
 # GCC's clone suffixes; initcall_debug's lines and /init's kallsyms
 # names, addresses and config checksum are left out: parity.sh checks
@@ -27,6 +29,7 @@ errors='Oops|BUG:|Unable to handle|Internal error|WARNING:|cut here'
 
 # normalize LOG: what must match between the two kernels
 normalize() {
+	from_kernel "$1" |
 	sed -e 's/\r$//' \
 	    -e 's/^.*\x1b\[2J//' \
 	    -e 's/^\[ *[0-9]*\.[0-9]*\] //' \
@@ -54,6 +57,7 @@ normalize() {
 	    -e 's/audit([0-9.]*:/audit(<time>:/' \
 	    -e '/^PM:   Magic number: /d' \
 	    -e '/ hash matches$/d' \
+	    -e '/^PM:   hash matches /d' \
 	    -e 's/ took [0-9]* usecs$/ took <n> usecs/' \
 	    -e '/ used greatest stack depth: [0-9]* bytes left$/d' \
 	    -e '/^cfg80211: failed to load regulatory\.db$/d' \
@@ -64,8 +68,18 @@ normalize() {
 	    -e '/^lto-ld-init: cksum /d' \
 	    -e 's/ltoinit_syms=[^ "]*/ltoinit_syms=<names>/' \
 	    -e 's/ after [0-9]* usecs$/ after <n> usecs/' \
-	    -e '/# .*: Test should be marked slow (runtime: /d' "$1" |
+	    -e '/# .*: Test should be marked slow (runtime: /d' |
 		sed -E "s/$gcc_suffix_ere//g" | drop_stalls | by_device
+}
+
+# from_kernel LOG: LOG from the kernel's first message on: what comes
+# before is the firmware's (x86's SeaBIOS, whose last lines the serial
+# port may or may not carry) or QEMU's host (ALSA); all of LOG if it
+# holds no kernel message
+from_kernel() {
+	awk 'FNR == 1 && NR > 1 { pass = 2 }
+		pass != 2 { if (!found && /(Booting Linux on |Linux version )/) found = FNR; next }
+		!found || FNR >= found' "$1" "$1"
 }
 
 # drop_stalls: stdin without RCU stall reports: QEMU on a busy host runs
