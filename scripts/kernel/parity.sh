@@ -26,7 +26,7 @@ compare() {
 	record kunit "$parity" kunit "$ref/console.log" "$cand/console.log"
 	record initcalls "$parity" initcalls "$ref/console.log" "$cand/console.log"
 	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
-	case $(board "$1") in virt|vexpress|x86_64)
+	case $(board "$1") in virt|vexpress|x86_64|multi_v7)
 		for v in nolto lto; do
 			b=$cache/kbuild/$1-$v
 			if [ "$(board "$1")" = virt ]; then
@@ -194,19 +194,19 @@ parity_kunit() {
 
 # parity_table TARGETS: the markdown parity table from the checks' outputs
 parity_table() {
-	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64) | kallsyms lookups right (virt, vexpress, x86_64) | kallsyms bytes/symbol (virt, vexpress, x86_64) | verdict |"
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64, multi_v7) | kallsyms lookups right (virt, vexpress, x86_64, multi_v7) | kallsyms bytes/symbol (virt, vexpress, x86_64, multi_v7) | verdict |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
 		mod= ks= kb=
 		case $(board "$t") in
 		virt) mod="$(parity_value "$t" module-nolto) / $(parity_value "$t" module-lto)" ;;
-		vexpress|x86_64) mod="$(parity_text "$t" modules-nolto 's/^parity: modules: //p') / $(parity_text "$t" modules-lto 's/^parity: modules: //p'); /proc/config.gz: $(parity_value "$t" config-nolto) / $(parity_value "$t" config-lto)" ;;
+		vexpress|x86_64|multi_v7) mod="$(parity_text "$t" modules-nolto 's/^parity: modules: //p') / $(parity_text "$t" modules-lto 's/^parity: modules: //p'); /proc/config.gz: $(parity_value "$t" config-nolto) / $(parity_value "$t" config-lto)" ;;
 		esac
 		if [ "$(board "$t")" = x86_64 ]; then
 			mod="$mod; no objtool warning: $(parity_value "$t" objtool-nolto) / $(parity_value "$t" objtool-lto)"
 		fi
-		case $(board "$t") in virt|vexpress|x86_64)
+		case $(board "$t") in virt|vexpress|x86_64|multi_v7)
 			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
 			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p') ;;
 		esac

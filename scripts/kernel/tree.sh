@@ -99,7 +99,7 @@ fragments() {
 		mps2) echo "$configs/kunit.config $configs/mps2.config" ;;
 		virt) echo "$configs/virt.config $configs/kunit.config" ;;
 		virt-thumb2) echo "$configs/virt.config $configs/kunit.config $configs/thumb2.config" ;;
-		vexpress|x86_64) echo "$configs/kunit.config $configs/modules.config" ;;
+		vexpress|x86_64|multi_v7) echo "$configs/kunit.config $configs/modules.config" ;;
 		x86_64-tiny) echo "$configs/x86_64-tiny.config $configs/kunit.config $configs/modules.config $configs/trim.config" ;;
 		vexpress-small) echo "$configs/kunit.config $configs/modules.config $configs/thumb2.config $configs/trim.config" ;;
 	esac
