@@ -65,9 +65,11 @@
 # vexpress_defconfig (Cortex-A9 on QEMU vexpress-a9) with the KUnit
 # suites, three of them as in-tree modules that /init loads;
 # vexpress-small is vexpress in Thumb-2 with TRIM_UNUSED_KSYMS; stm32 is
-# stm32_defconfig, built only; x86_64 is x86_64_defconfig (QEMU pc) with
+# stm32_defconfig, built only; multi_v7 is multi_v7_defconfig (on QEMU
+# virt) with the suites of vexpress, of its hundreds of modules /init
+# loading vexpress's three; x86_64 is x86_64_defconfig (QEMU pc) with
 # the suites and modules of vexpress, x86_64-tiny tinyconfig plus
-# x86_64-tiny.config with the same.
+# x86_64-tiny.config and trim.config with the same.
 # Environment: LTO_LD_KERNEL_DIR (default _build/ in the project) holds the
 # tree and the builds (LTO_LD_CACHE is lto-ld's LTRANS cache, which the
 # kernels keep in their build folders); KERNEL_CC is ARM's compiler
