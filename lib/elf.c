@@ -335,14 +335,24 @@ static int elf_pwrite(struct elf *e, const void *buf, uint64_t len, uint64_t off
 	return 0;
 }
 
-/* Section I's sh_info becomes INFO, in E's headers and in the file. */
-static int set_sh_info(struct elf *e, uint32_t i, uint32_t info)
+/* Section I's field of SIZE bytes at AT becomes V, in E's headers and in the file. */
+static int set_sh_field(struct elf *e, uint32_t i, int at, int size, uint64_t v)
 {
 	unsigned char *p = e->shdrs + (size_t)i * e->shentsize;
-	int at = e->is64 ? 44 : 28;
 
-	put(e, p + at, 4, info);
-	return elf_pwrite(e, p + at, 4, e->shoff + (uint64_t)i * e->shentsize + at);
+	put(e, p + at, size, v);
+	return elf_pwrite(e, p + at, (uint64_t)size,
+			  e->shoff + (uint64_t)i * e->shentsize + (uint64_t)at);
+}
+
+static int set_sh_info(struct elf *e, uint32_t i, uint32_t info)
+{
+	return set_sh_field(e, i, e->is64 ? 44 : 28, 4, info);
+}
+
+static int set_sh_size(struct elf *e, uint32_t i, uint64_t size)
+{
+	return set_sh_field(e, i, e->is64 ? 32 : 20, e->is64 ? 8 : 4, size);
 }
 
 /* The relocations of SH (SHT_REL or SHT_RELA) name symbol I as MAP[I] now. */
@@ -397,14 +407,16 @@ static int renumber_references(struct elf *e, uint32_t symtab,
 
 /*
  * T's symbols in their new order (old I at MAP[I]), the chosen ones
- * (MAP[I] < LOCALS, I >= FIRST_GLOBAL) bound local, written over T's
- * table and its SHT_SYMTAB_SHNDX section.
+ * (MAP[I] < LOCALS, I >= FIRST_GLOBAL) bound local, the DROPPED ones
+ * (if any) left out, written over T's table and its SHT_SYMTAB_SHNDX
+ * section, which shrink to the KEPT symbols (zeros after them).
  */
 static int write_symbols(struct elf *e, uint32_t symtab, const struct symtab *t,
-			 const uint32_t *map, uint64_t first_global, uint64_t locals)
+			 const uint32_t *map, uint64_t first_global, uint64_t locals,
+			 const uint32_t *dropped, uint64_t kept)
 {
-	unsigned char *syms = malloc(t->count * t->entsize);
-	uint32_t *shndx = t->shndx ? malloc(t->count * 4) : NULL;
+	unsigned char *syms = calloc(t->count, t->entsize);
+	uint32_t *shndx = t->shndx ? calloc(t->count, 4) : NULL;
 	int info = e->is64 ? 4 : 12, rc = 0;
 	Elf64_Shdr sh;
 
@@ -413,6 +425,8 @@ static int write_symbols(struct elf *e, uint32_t symtab, const struct symtab *t,
 	for (uint64_t i = 0; rc == 0 && i < t->count; i++) {
 		unsigned char *p = syms + map[i] * t->entsize;
 
+		if (dropped && dropped[i])
+			continue;
 		memcpy(p, t->syms + i * t->entsize, t->entsize);
 		if (i >= first_global && map[i] < locals)
 			p[info] = (unsigned char)ELF64_ST_INFO(STB_LOCAL, ELF64_ST_TYPE(p[info]));
@@ -422,10 +436,15 @@ static int write_symbols(struct elf *e, uint32_t symtab, const struct symtab *t,
 	elf_section(e, symtab, &sh);
 	if (rc == 0)
 		rc = elf_pwrite(e, syms, t->count * t->entsize, sh.sh_offset);
+	if (rc == 0 && kept < t->count)
+		rc = set_sh_size(e, symtab, kept * t->entsize);
 	for (uint32_t i = 1; rc == 0 && shndx && i < e->shnum; i++) {
 		elf_section(e, i, &sh);
-		if (sh.sh_type == SHT_SYMTAB_SHNDX && sh.sh_link == symtab)
-			rc = elf_pwrite(e, shndx, t->count * 4, sh.sh_offset);
+		if (sh.sh_type != SHT_SYMTAB_SHNDX || sh.sh_link != symtab)
+			continue;
+		rc = elf_pwrite(e, shndx, t->count * 4, sh.sh_offset);
+		if (rc == 0 && kept < t->count)
+			rc = set_sh_size(e, i, kept * 4);
 	}
 	free(syms);
 	free(shndx);
@@ -479,7 +498,8 @@ int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
 	for (uint64_t i = 0; rc == 0 && picked && i < t.count; i++)
 		map[i] = (uint32_t)(i < first_global ? i : map[i] ? next++ : rest++);
 	if (rc == 0 && picked)
-		rc = write_symbols(e, symtab, &t, map, first_global, first_global + picked);
+		rc = write_symbols(e, symtab, &t, map, first_global, first_global + picked,
+				   NULL, t.count);
 	if (rc == 0 && picked)
 		rc = set_sh_info(e, symtab, (uint32_t)(first_global + picked));
 	if (rc == 0 && picked)
@@ -489,6 +509,213 @@ int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data)
 	free(t.strs);
 	free(t.shndx);
 	return rc ? -1 : (int64_t)picked;
+}
+
+/* Where a local symbol is, for finding the ones in one place. */
+struct place {
+	uint64_t value;
+	uint32_t shndx, index;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct place *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * In each run of PLACES (sorted) at one place, a symbol with the name
+ * (in NAMES), type and size of an earlier one that stays, one of the two
+ * renamed (CUT), goes: DROPPED[I] is then that one's index.  How many go.
+ */
+static uint64_t drop_repeats(const struct elf *e, const struct symtab *t,
+			     const char *names, const uint32_t *cut,
+			     const struct place *places, uint64_t n,
+			     uint32_t *dropped)
+{
+	uint64_t gone = 0;
+
+	for (uint64_t run = 0, end; run < n; run = end) {
+		for (end = run + 1; end < n &&
+		     places[end].shndx == places[run].shndx &&
+		     places[end].value == places[run].value; end++)
+			;
+		for (uint64_t j = run + 1; j < end; j++) {
+			uint32_t a = places[j].index;
+			struct elf_symbol sa;
+
+			get_symbol(e, t, a, &sa);
+			for (uint64_t k = run; k < j; k++) {
+				uint32_t b = places[k].index;
+				struct elf_symbol sb;
+
+				get_symbol(e, t, b, &sb);
+				if (dropped[b] || !(cut[a] || cut[b]) ||
+				    sa.type != sb.type || sa.size != sb.size ||
+				    strcmp(names + (sa.name - t->strs),
+					   names + (sb.name - t->strs)))
+					continue;
+				dropped[a] = b;
+				gone++;
+				break;
+			}
+		}
+	}
+	return gone;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Does another name of T share a byte of the one at OFF (LEN bytes)?
+ * ld writes a name that ends another once (STARTS: every name's
+ * offset, sorted, N of them).
+ */
+static bool shares_bytes(const struct symtab *t, const uint64_t *starts,
+			 uint64_t n, uint64_t off, size_t len)
+{
+	uint64_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first start at or after OFF */
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (starts[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && starts[lo - 1] + strlen(t->strs + starts[lo - 1]) >= off)
+		return true;	/* inside an earlier name */
+	while (lo < n && starts[lo] == off)
+		lo++;
+	return lo < n && starts[lo] <= off + len;	/* a later one inside it */
+}
+
+/*
+ * Local symbol I's name (S) as RENAME makes it, in NAMES (T's string table
+ * as it will be written, TMP room for one name): CUT[I] is its length
+ * plus one.  A name that only gets shorter ends early; another is
+ * written over the old one, unless it shares bytes with another name.
+ */
+static void rename_local(const struct symtab *t, const struct elf_symbol *s,
+			 uint64_t i, elf_rename_fn rename, void *data,
+			 const uint64_t *starts, uint64_t n, char *names,
+			 char *tmp, uint32_t *cut)
+{
+	uint64_t off = (uint64_t)(s->name - t->strs);
+	size_t old = strlen(s->name), len = rename(s->name, tmp, data);
+
+	if (len >= old)
+		return;
+	if (memcmp(tmp, s->name, len)) {
+		if (shares_bytes(t, starts, n, off, old))
+			return;
+		memcpy(names + off, tmp, len);
+	}
+	names[off + len] = '\0';
+	cut[i] = (uint32_t)len + 1;
+}
+
+int64_t elf_shorten_local_names(struct elf *e, elf_rename_fn rename, void *data)
+{
+	struct symtab t = { NULL, NULL, NULL, 0, 0, 0 };
+	uint32_t symtab = elf_symtab(e), *cut = NULL, *dropped = NULL, *map = NULL;
+	struct place *places = NULL;
+	char *names = NULL, *tmp = NULL;	/* the string table as renamed */
+	uint64_t *starts = NULL, locals, renamed = 0, n = 0, named = 0, gone = 0;
+	Elf64_Shdr sh, str;
+	int rc;
+
+	if (!symtab)
+		return 0;
+	rc = load_symtab(e, symtab, &t);
+	elf_section(e, symtab, &sh);
+	elf_section(e, sh.sh_link, &str);
+	locals = sh.sh_info;
+	if (rc == 0 && t.count &&
+	    (locals == 0 || locals > t.count || t.count > UINT32_MAX))
+		rc = fail(e, "bad symbol table");
+	if (rc == 0 && (!(cut = calloc(t.count + 1, sizeof(*cut))) ||
+			!(dropped = calloc(t.count + 1, sizeof(*dropped))) ||
+			!(map = calloc(t.count + 1, sizeof(*map))) ||
+			!(starts = calloc(t.count + 1, sizeof(*starts))) ||
+			!(places = calloc(locals + 1, sizeof(*places))) ||
+			!(names = malloc(t.strsize + 1)) ||
+			!(tmp = malloc(t.strsize + 1))))
+		rc = fail(e, "out of memory");
+	if (rc == 0)
+		memcpy(names, t.strs, t.strsize);
+	for (uint64_t i = 0; rc == 0 && i < t.count; i++) {
+		struct elf_symbol s;
+
+		get_symbol(e, &t, i, &s);
+		if (s.name)
+			starts[named++] = (uint64_t)(s.name - t.strs);
+	}
+	if (rc == 0)
+		qsort(starts, named, sizeof(*starts), by_offset);
+	for (uint64_t i = 1; rc == 0 && i < locals; i++) {
+		struct elf_symbol s;
+
+		get_symbol(e, &t, i, &s);
+		if (!s.name || !s.in_section || s.type == STT_SECTION ||
+		    s.type == STT_FILE)
+			continue;
+		places[n++] = (struct place){ s.value, s.shndx, (uint32_t)i };
+		rename_local(&t, &s, i, rename, data, starts, named, names, tmp, cut);
+		renamed += cut[i] != 0;
+	}
+	/* every name reads as meant once the table is written */
+	for (uint64_t i = 0; rc == 0 && renamed && i < t.count; i++) {
+		struct elf_symbol s;
+		const char *now;
+
+		get_symbol(e, &t, i, &s);
+		now = s.name ? names + (s.name - t.strs) : NULL;
+		if (now && (cut[i] ? strlen(now) != cut[i] - 1 : strcmp(now, s.name)))
+			rc = fail(e, "a renamed symbol shares the bytes of its name "
+				     "with another symbol");
+	}
+	if (rc == 0 && renamed) {
+		qsort(places, n, sizeof(*places), by_place);
+		gone = drop_repeats(e, &t, names, cut, places, n, dropped);
+		for (uint64_t i = 0, next = 0; i < t.count; i++)
+			if (!dropped[i])
+				map[i] = (uint32_t)next++;
+		for (uint64_t i = 0; i < t.count; i++)
+			if (dropped[i])
+				map[i] = map[dropped[i]];
+		rc = elf_pwrite(e, names, t.strsize, str.sh_offset);
+	}
+	/* (no symbol is made local: none is at or past FIRST_GLOBAL = count) */
+	if (rc == 0 && gone)
+		rc = write_symbols(e, symtab, &t, map, t.count, 0, dropped,
+				   t.count - gone);
+	if (rc == 0 && gone)
+		rc = set_sh_info(e, symtab, (uint32_t)(locals - gone));
+	if (rc == 0 && gone)
+		rc = renumber_references(e, symtab, map, t.count);
+	free(places);
+	free(starts);
+	free(tmp);
+	free(names);
+	free(map);
+	free(dropped);
+	free(cut);
+	free(t.syms);
+	free(t.strs);
+	free(t.shndx);
+	return rc ? -1 : (int64_t)renamed;
 }
 
 void elf_close(struct elf *e)

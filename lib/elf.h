@@ -7,7 +7,8 @@
  * 0), and symbols whose st_shndx is SHN_XINDEX (SHT_SYMTAB_SHNDX), as
  * objects with 65,280 sections or more have them.
  *
- * One edit is made in place: symbols made local (elf_localize).
+ * Two edits are made in place: symbols made local (elf_localize) and
+ * local names shortened (elf_shorten_local_names).
  *
  * It prints nothing and never exits: a failure returns -1 with the
  * reason in elf.why, for the caller to name the file (the plugin runs
@@ -68,7 +69,7 @@ int elf_open(struct elf *e, const struct elf_in *in);
  */
 int elf_open_path(struct elf *e, const char *path);
 
-/* As elf_open_path(), open for writing too: for elf_localize(). */
+/* As elf_open_path(), open for writing too: for the edits. */
 int elf_open_path_rw(struct elf *e, const char *path);
 
 /*
@@ -131,6 +132,24 @@ typedef bool (*elf_pick_fn)(const struct elf *e, const struct elf_symbol *sym,
  * set), after which the file may be half written.
  */
 int64_t elf_localize(struct elf *e, elf_pick_fn pick, void *data);
+
+/*
+ * The new name of local symbol NAME, written to OUT (room for NAME); its
+ * length.  For elf_shorten_local_names(): a name no shorter stays.
+ */
+typedef size_t (*elf_rename_fn)(const char *name, char *out, void *data);
+
+/*
+ * Rename E's local symbols to the shorter names RENAME gives, in place:
+ * the string table keeps its size.  A name that ld shares with another
+ * (the end of one is the other) is only cut short, never rewritten.  A
+ * renamed symbol that then has the name, type, size, section and value
+ * of another local symbol (or the other way round) is one symbol too
+ * many: the later one goes, relocations and group signatures naming it
+ * name the one that stays, and the table shrinks.  How many were
+ * renamed, or -1 (E->why set), after which the file may be half written.
+ */
+int64_t elf_shorten_local_names(struct elf *e, elf_rename_fn rename, void *data);
 
 /* Free what E holds and close its file if elf_open_path() opened it. */
 void elf_close(struct elf *e);

@@ -3,9 +3,12 @@
 
 #include <string.h>
 
+/* What GCC's LTO appends to a static it moves between partitions. */
+#define LTO_PRIV "lto_priv"
+
 /* The words GCC appends, each maybe followed by ".N". */
 static const char *const words[] = {
-	"lto_priv", "constprop", "isra", "part", "cold", "localalias", "clone",
+	LTO_PRIV, "constprop", "isra", "part", "cold", "localalias", "clone",
 };
 
 const char *const *symname_suffix_words(size_t *n)
@@ -81,4 +84,35 @@ bool symname_is_copy(const char *name, size_t base)
 		len = shorter;
 	}
 	return len == base;
+}
+
+/* Does NAME start with ".lto_priv.N", followed by its end or a '.'?  Its length, or 0. */
+static size_t lto_priv_at(const char *name)
+{
+	size_t word = strlen("." LTO_PRIV "."), digits;
+
+	if (strncmp(name, "." LTO_PRIV ".", word))
+		return 0;
+	digits = strspn(name + word, "0123456789");
+	if (!digits || (name[word + digits] && name[word + digits] != '.'))
+		return 0;
+	return word + digits;
+}
+
+size_t symname_unprivatize(const char *name, char *out)
+{
+	size_t len = 0, skip;
+
+	/* (a suffix follows a name: never at the start) */
+	if (*name)
+		out[len++] = *name++;
+	while (*name) {
+		skip = lto_priv_at(name);
+		if (skip)
+			name += skip;
+		else
+			out[len++] = *name++;
+	}
+	out[len] = '\0';
+	return len;
 }

@@ -41,6 +41,14 @@ char *symname_normalize(const char *name, enum symname_mode mode);
 bool symname_is_copy(const char *name, size_t base);
 
 /*
+ * NAME without its ".lto_priv.N" suffixes, the source's name of a static
+ * GCC's LTO moved between partitions, written to OUT (room for NAME);
+ * its length.  Other suffixes stay: "foo.lto_priv.0.part.0" is
+ * "foo.part.0", "foo.lto_priv.0.lto_priv.1" is "foo".
+ */
+size_t symname_unprivatize(const char *name, char *out);
+
+/*
  * The suffix words, for the kernel checks' copy of the rule
  * (tests/kernel/gcc-suffixes.sh), which test-symname compares: N gets
  * their number.

@@ -6,6 +6,7 @@
 # lto-ld's compiler plugin gives such statics a name of its own in the
 # IR and the asm text alike, and keeps them: the program links and runs
 # with a partition per function (-flto-partition=max), as without LTO.
+# The output of the LTO link has their source names again.
 # A static named like an instruction its unit's asm uses (x86's static
 # inline cpuid() and wrmsr()) is not named by that asm: it keeps its
 # name, and the instruction stays an instruction.  A local label of
@@ -64,8 +65,10 @@ scenario() {
 	expect "$name: whole-program ld -r, a partition per function" \
 		env LTO_LD_LTO_FLAGS=-flto-partition=max "$ld" -r --lto-whole-program \
 		--lto-keep-symbol=main -o wp.o a.o main.o
-	expect "$name: ...the asm's statics are defined under their new names" \
-		output_has '^counter\.lto_priv\.[0-9]*$' sh -c "${prefix}nm wp.o | awk '{print \$NF}'"
+	expect "$name: ...the IR names the asm's statics its own way" \
+		output_has '^counter\.lto_priv\.[0-9]*$' sh -c "${prefix}nm a.o | awk '{print \$NF}'"
+	expect "$name: ...and the output by their source names, local" \
+		output_has '^[dt] counter$' sh -c "${prefix}nm wp.o | awk '{print \$(NF-1), \$NF}'"
 	expect "$name: ...the static named like the nop instruction is not renamed" \
 		eval "! ${prefix}nm a.o | grep -q 'nop\.lto_priv'"
 	expect "$name: ...the program links" "${prefix}gcc" -o prog wp.o

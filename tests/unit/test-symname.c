@@ -59,6 +59,15 @@ static const char *const alike[][2] = {
 	{ "foo.bar", "foo.bar" }, { ".L.str", ".L.str" },
 };
 
+/* symname_unprivatize(NAME) is WANT. */
+static void unprivatized(const char *name, const char *want)
+{
+	char got[64];
+
+	symname_unprivatize(name, got);
+	ok(!strcmp(got, want), "%s is %s (%s)", name, want, got);
+}
+
 int main(void)
 {
 	shell_rule_agrees();
@@ -76,5 +85,18 @@ int main(void)
 	ok(!symname_is_copy("foo.bar.cold", 3), "foo.bar.cold is not a copy of foo");
 	ok(symname_is_copy("foo.bar.cold", 7), "...but of foo.bar");
 	ok(symname_is_copy("foo", 3), "foo is itself");
+	unprivatized("foo.lto_priv.0", "foo");
+	unprivatized("twin.lto_priv.1.lto_priv.0", "twin");
+	unprivatized("foo.lto_priv.0.constprop.0", "foo.constprop.0");
+	unprivatized("quirk.lto_priv.848166919.part.0", "quirk.part.0");
+	unprivatized("foo.constprop.0.lto_priv.3", "foo.constprop.0");
+	unprivatized("foo.lto_priv", "foo.lto_priv");
+	unprivatized("foo.lto_priv.", "foo.lto_priv.");
+	unprivatized("foo.lto_priv.x", "foo.lto_priv.x");
+	unprivatized("foo.lto_priv.0x", "foo.lto_priv.0x");
+	unprivatized(".lto_priv.0", ".lto_priv.0");
+	unprivatized("a.xlto_priv.0", "a.xlto_priv.0");
+	unprivatized("foo", "foo");
+	unprivatized("", "");
 	return tap_done();
 }

@@ -9,6 +9,7 @@
 #include "../ldopts.h"
 #include "../post/debuganchors.h"
 #include "../post/lostdefs.h"
+#include "../post/ltonames.h"
 #include "../post/report.h"
 #include "../toolchain.h"
 #include "run.h"
@@ -69,7 +70,8 @@ static int push_plugin(struct strvec *argv, const struct ld_cmdline *cmd,
 
 /*
  * What lto-ld checks and tidies in the object an ld -r with LTO just
- * wrote (OUT): definitions whole-program LTO lost, and debug anchors.
+ * wrote (OUT): definitions whole-program LTO lost, debug anchors, and
+ * the names GCC's LTO gave statics.
  * The one read of OUT's symbols goes into SYMS, for the report too.
  */
 static int finish_partial(const struct ld_cmdline *cmd,
@@ -87,8 +89,11 @@ static int finish_partial(const struct ld_cmdline *cmd,
 		return 1;
 	if (symbols && lost_definitions(cmd, info, &syms->undefined, symbols))
 		return 1;
-	/* (making anchors local changes no name the report looks for) */
-	return native ? debug_anchors_localize(out, syms->anchors) : 0;
+	if (!native)
+		return 0;
+	/* (the report takes GCC's names and the source's for the same) */
+	return debug_anchors_localize(out, syms->anchors) ||
+	       lto_names_restore(out);
 }
 
 /*

@@ -1,0 +1,70 @@
+#!/bin/sh
+# GCC's LTO renames statics it moves between partitions NAME.lto_priv.N
+# (global and hidden when partitions share them), and identical code
+# folding leaves a merged copy's names on one body.  In the object its
+# ld -r with LTO writes, lto-ld gives them their source names back (as
+# the same link through GCC's own driver does not): no .lto_priv name,
+# every such symbol local, one symbol for the folded twins, relocations
+# that still land, and a program with the result of the build without
+# LTO.  A data symbol named *_ops then reads as modpost's section check
+# expects.  Host (ELF64, RELA) and ARM (ELF32, REL).
+. "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
+
+need_plugin
+
+# a.c and b.c: the same static names; twin is the same code in both
+# (folded into one), net_init is not; main.c calls both files.
+for f in a b; do
+	cat > $f.c <<C
+struct ops { int (*init)(int); };
+static __attribute__((noinline)) int twin(int x) { return x * 7 + 3; }
+static int net_init(int x) { return twin(x) $( [ $f = a ] && echo + || echo - ) 2; }
+struct ops ${f}_net_ops = { net_init };
+int ${f}_entry(int x) { return twin(x) + ${f}_net_ops.init(x); }
+C
+done
+cat > main.c <<'C'
+int a_entry(int), b_entry(int);
+int main(int argc, char **argv) { (void)argv; return (a_entry(argc) ^ b_entry(argc)) & 0x7f; }
+C
+
+# symbols OBJECT PREFIX: "BIND NAME" of each function and object symbol
+symbols() {
+	"$2readelf" -sW "$1" | awk '$4 == "FUNC" || $4 == "OBJECT" { print $5, $8 }' | sort
+}
+
+# names PREFIX NAME [RUN...]
+names() {
+	prefix=$1 name=$2; shift 2
+	mkdir "$name" && cd "$name" || return
+	# every function a partition of its own: each static is shared
+	lto="-flto-partition=max"
+	"${prefix}gcc" -O2 -c ../main.c -o main.o &&
+	"${prefix}gcc" -O2 -flto -c ../a.c ../b.c ||
+		{ not_ok "$name: compile"; cd ..; return; }
+	"${prefix}gcc" -O2 ../a.c ../b.c main.o -o plain || { not_ok "$name: plain build"; cd ..; return; }
+	"${prefix}gcc" -O2 -flto $lto -r -nostdlib -flinker-output=nolto-rel \
+		a.o b.o -o gcc.o 2>/dev/null || { not_ok "$name: GCC's own ld -r"; cd ..; return; }
+	expect "$name: GCC's own ld -r names statics NAME.lto_priv.N, global" \
+		test "$(symbols gcc.o "$prefix" | grep -c '^GLOBAL .*\.lto_priv\.')" -ge 3
+	expect "$name: lto-ld's ld -r" env LTO_LD_LTO_FLAGS=$lto \
+		"$BIN/${prefix}lto-ld" -r --lto-partial=native -o ab.o a.o b.o
+	symbols ab.o "$prefix" > ab.txt
+	expect "$name: ...no .lto_priv name" sh -c '! grep -q "\.lto_priv" ab.txt'
+	expect "$name: ...net_init twice, local (one of each file)" \
+		test "$(grep -c '^LOCAL net_init$' ab.txt)" = 2
+	expect "$name: ...twin once: the folded copies are one symbol" \
+		test "$(grep -c ' twin$' ab.txt)" = 1
+	expect "$name: ...the *_ops keep their names" \
+		test "$(grep -c '^GLOBAL [ab]_net_ops$' ab.txt)" = 2
+	expect "$name: ...binutils reads it without complaint" \
+		sh -c "[ -z \"\$(${prefix}readelf -sr ab.o 2>&1 >/dev/null)\" ]"
+	expect "$name: ...links" "${prefix}gcc" -o lto main.o ab.o
+	"$@" ./plain 5; want=$?
+	"$@" ./lto 5; got=$?
+	expect "$name: ...and runs as the build without LTO ($got, $want)" test "$got" = "$want"
+	cd ..
+}
+
+for_each_target --run names
+done_testing
