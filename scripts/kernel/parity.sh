@@ -194,7 +194,7 @@ parity_kunit() {
 
 # parity_table TARGETS: the markdown parity table from the checks' outputs
 parity_table() {
-	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64, multi_v7) | kallsyms lookups right (virt, vexpress, x86_64, multi_v7) | kallsyms bytes/symbol (virt, vexpress, x86_64, multi_v7) | verdict |"
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64, multi_v7) | kallsyms lookups right (virt, vexpress, x86_64, multi_v7) | kallsyms table without / with LTO (virt, vexpress, x86_64, multi_v7) | verdict |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
@@ -208,7 +208,7 @@ parity_table() {
 		fi
 		case $(board "$t") in virt|vexpress|x86_64|multi_v7)
 			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
-			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\)/table \2 \/ \5, names \3 \/ \6 (\1 \/ \4 symbols)/p') ;;
+			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); table \([0-9]*\) against \([0-9]*\) bytes/table \8 \/ \7 bytes (\2 \/ \5 per symbol, \1 \/ \4 symbols), names \3 \/ \6 per symbol/p') ;;
 		esac
 		verdict=same
 		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
