@@ -42,6 +42,7 @@ normalize() {
 	    -e 's/(\([0-9]\+\) kB)/(<n> kB)/g' \
 	    -e 's/memory: [0-9]\+K$/memory: <n>K/' \
 	    -e 's/ s[0-9]\+ r[0-9]\+ d[0-9]\+ u[0-9]\+/ s<n> r<n> d<n> u<n>/' \
+	    -e 's/ alloc=[0-9]\+\*\([0-9]\+\)$/ alloc=<n>*\1/' \
 	    -e 's/early log buf free: [0-9]*([0-9]*%)/early log buf free: <n>/' \
 	    -e '/^Calibrating delay loop/d' \
 	    -e 's/^\(Calibrating local timer\.\.\.\) [0-9.]*MHz/\1 <n>MHz/' \
