@@ -26,8 +26,8 @@
 #   faults                boot the virt LTO kernel in a broken state (one
 #                         initcall left out, a failing module): the parity
 #                         checks must catch both
-#   check                 parity mps2, virt and virt-thumb2, faults, an
-#                         edit of virt
+#   check                 parity mps2, virt, virt-thumb2 and
+#                         x86_64-tiny, faults, an edit of virt
 #                         and two option changes (CONFIG_IKCONFIG's copy
 #                         must follow) rebuilt with the LTO cache; the
 #                         parity table; one TAP result per check in

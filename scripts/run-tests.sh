@@ -1,11 +1,11 @@
 #!/bin/sh
 # All tests, from a fresh checkout: set-up, build, `make check` (unit and
 # toolchain tests), the same suite built with AddressSanitizer and UBSan,
-# then the kernel check: mps2, virt and virt-thumb2 (Thumb-2) built with
-# and without GCC LTO through lto-ld (compiles cached by ccache), booted
-# in QEMU, and the LTO kernels compared with the non-LTO ones (KUnit,
-# initcall order, console, module, kallsyms), and two broken states that
-# the comparison must catch.
+# then the kernel check: mps2, virt, virt-thumb2 (Thumb-2) and
+# x86_64-tiny built with and without GCC LTO through lto-ld (compiles
+# cached by ccache), booted in QEMU, and the LTO kernels compared with
+# the non-LTO ones (KUnit, initcall order, console, modules, kallsyms,
+# objtool on x86), and two broken states that the comparison must catch.
 # In between, scripts/deb.sh (the Debian packages built, lintian, the
 # autopkgtest smoke test against a dpkg -x root) and scripts/fuzz.sh:
 # each libFuzzer harness for 60 seconds.
@@ -53,7 +53,7 @@ rm -f "$top/_build/fuzz/fuzz.log"
 "$top/scripts/fuzz.sh" 60 || rc=1
 finished "$top/_build/fuzz/fuzz.log"
 
-echo "== kernel: mps2, virt and virt-thumb2 with and without LTO: parity checks =="
+echo "== kernel: mps2, virt, virt-thumb2 and x86_64-tiny with and without LTO: parity checks =="
 klog=${LTO_LD_KERNEL_DIR:-$top/_build}/kernel-check.log
 rm -f "$klog"
 if KERNEL_CC_LAUNCHER=ccache \

@@ -143,7 +143,7 @@ check() {
 	results=$top/tests/kernel/results.sh lines=$cache/kernel-check.results
 	: > "$lines"
 	rm -f "$cache/kernel-check.log" "$cache/faults.csv"
-	for t in mps2 virt virt-thumb2; do
+	for t in mps2 virt virt-thumb2 x86_64-tiny; do
 		rm -f "$cache/parity-$t.csv"
 		parity "$t" || failed=1
 		"$results" csv "$t" "$cache/parity-$t.csv" >> "$lines"
@@ -159,7 +159,7 @@ check() {
 	"$results" tap < "$lines" > "$cache/kernel-check.log"
 	cat "$cache/kernel-check.log"
 	{
-		parity_table mps2 virt virt-thumb2
+		parity_table mps2 virt virt-thumb2 x86_64-tiny
 		echo
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD check\`."
 	} | tee "$cache/parity.md"
