@@ -67,4 +67,31 @@ names() {
 }
 
 for_each_target --run names
+
+# Extended numbering, as a kernel's vmlinux.o has it: folded twins and a
+# shared static in a section numbered above 65,280 (SHT_SYMTAB_SHNDX),
+# and a reference to an undefined global after them in the table.
+awk 'BEGIN { for (i = 0; i < 66000; i++) printf ".section .data.v%d,\"aw\"\nv%d: .long %d\n", i, i, i
+	print ".section .text.last,\"ax\",@progbits"
+	print ".type dup.lto_priv.0,@function\ndup.lto_priv.0:"
+	print ".type dup.lto_priv.1,@function\ndup.lto_priv.1:\n\tret"
+	print ".size dup.lto_priv.0, 1\n.size dup.lto_priv.1, 1"
+	print ".globl shared.lto_priv.7\n.hidden shared.lto_priv.7\n.type shared.lto_priv.7,@function"
+	print "shared.lto_priv.7:\n\tcall ext_fn\n\tcall shared.lto_priv.7\n\tret" }' > many.s
+gcc -c -o many.o many.s || exit 99
+expect "extended numbering: the names given back" \
+	"$TOP_BUILDDIR/tests/unit/elf-localize" many.o --lto-names
+readelf -sW many.o > many.syms 2> many.err
+expect "...binutils reads it without complaint" test ! -s many.err
+expect "...one dup, in the section above 65,280" \
+	test "$(awk '$8 == "dup" { print $4, $5, $7 }' many.syms)" = \
+	"FUNC LOCAL $(readelf -SW many.o | sed -n 's/^ *\[ *\([0-9]*\)\] \.text\.last .*/\1/p')"
+expect "...shared local, under its name" \
+	test "$(awk '$8 == "shared" { print $5 }' many.syms)" = LOCAL
+expect "...no .lto_priv name" sh -c '! grep -q "lto_priv" many.syms'
+expect "...the relocations name ext_fn and shared still" \
+	test "$(readelf -rW many.o | awk '/R_X86_64_PLT32/ { print $5 }' | paste -sd' ' -)" = "ext_fn shared"
+expect "...v65999 still in its own section" \
+	test "$(awk '$8 == "v65999" { print $7 }' many.syms)" = \
+	"$(readelf -SW many.o | sed -n 's/^ *\[ *\([0-9]*\)\] \.data\.v65999 .*/\1/p')"
 done_testing

@@ -3,8 +3,12 @@
  * local in place with lib/elf.c's elf_localize(), the edit lto-ld makes
  * to the debug anchors of its ld -r output.  tests/toolchain/localize.sh
  * compares the result with objcopy --localize-symbol on real objects.
+ * elf-localize OBJECT --lto-names: lto-ld's edit of the names GCC's LTO
+ * made up (wrapper/post/ltonames.c), for objects no compiler writes
+ * (tests/toolchain/lto-names.sh).
  */
 #include "../../lib/elf.h"
+#include "../../wrapper/post/ltonames.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,9 +36,11 @@ int main(int argc, char **argv)
 	int64_t made = -1;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: elf-localize OBJECT NAME...\n");
+		fprintf(stderr, "usage: elf-localize OBJECT NAME... | OBJECT --lto-names\n");
 		return 2;
 	}
+	if (argc == 3 && !strcmp(argv[2], "--lto-names"))
+		return lto_names_restore(argv[1]);
 	if (elf_open_path_rw(&e, argv[1]) == 1 && elf_read_sections(&e) == 0)
 		made = elf_localize(&e, named, &names);
 	if (made < 0)
