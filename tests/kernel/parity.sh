@@ -136,10 +136,10 @@ kallsyms_name() {
 # the sorted list, half of them clones or privatized statics (with GCC's
 # suffixes) where the kernel has them
 symbols() {
-	${CROSS-arm-linux-gnueabihf-}nm "$1" | awk '$2 ~ /^[tT]$/ { print $3 }' |
+	${CROSS-arm-linux-gnueabihf-}nm "$1" | awk '$2 ~ /^[tT]$/ && NF == 3 { print $3 }' |
 		awk '{ name = $0; gsub(/\.lto_priv\.[0-9]+/, "", name); n[name]++
 			suffixed[name] = name != $0 || name ~ /\.(constprop|isra|part)\./ }
-		END { for (s in n) if (n[s] == 1 && s !~ /^(\$|__)/) print (suffixed[s] ? "clone" : "plain"), s }' |
+		END { for (s in n) if (n[s] == 1 && s != "" && s !~ /^(\$|__)/) print (suffixed[s] ? "clone" : "plain"), s }' |
 		sort | awk -v want="$2" '{ names[$1, ++count[$1]] = $2 }
 		END {
 			printf "start_kernel,kernel_init"
