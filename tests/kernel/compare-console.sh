@@ -51,6 +51,7 @@ normalize() {
 	    -e '/^Timer with delta zero/d' \
 	    -e '/^qemu-system-[a-z0-9_]*: /d' \
 	    -e 's/^tsc: Detected [0-9.]* MHz/tsc: Detected <n> MHz/' \
+	    -e 's/^\(tsc: Refined TSC clocksource calibration:\) [0-9.]* MHz/\1 <n> MHz/' \
 	    -e 's/max_idle_ns: [0-9]* ns/max_idle_ns: <n> ns/g' \
 	    -e 's/^percpu: Embedded [0-9]* pages/percpu: Embedded <n> pages/' \
 	    -e 's/^sched_clock: Marking stable .*/sched_clock: Marking stable <clocks>/' \
