@@ -52,6 +52,7 @@ normalize() {
 	    -e '/^qemu-system-[a-z0-9_]*: /d' \
 	    -e 's/^tsc: Detected [0-9.]* MHz/tsc: Detected <n> MHz/' \
 	    -e 's/^\(tsc: Refined TSC clocksource calibration:\) [0-9.]* MHz/\1 <n> MHz/' \
+	    -e 's|/input/input[0-9]*$|/input/input<n>|' \
 	    -e 's/max_idle_ns: [0-9]* ns/max_idle_ns: <n> ns/g' \
 	    -e 's/^percpu: Embedded [0-9]* pages/percpu: Embedded <n> pages/' \
 	    -e 's/^sched_clock: Marking stable .*/sched_clock: Marking stable <clocks>/' \
@@ -95,15 +96,15 @@ drop_stalls() {
 
 # key_of(LINE), an awk function: the probed device LINE is about ("probe
 # of DEVICE", "DEVICE: ...", "DRIVER DEVICE[:] ...", an input device
-# under DEVICE), or the device of a firmware load, or x86's TSC for its
+# under DEVICE, whose number follows the order of the probes), or the device of a firmware load, or x86's TSC for its
 # calibration's lines, or "" (probed: the devices of the console's probe
 # lines)
 key_of='
 function key_of(s,    f, n) {
 	n = split(s, f, " ")
 	if (s ~ /^probe of [^ ]+ returned /) return f[3]
-	if (s ~ /^input: .* as \/devices\/.*\/input\/input[0-9]+$/) {
-		sub(/\/input\/input[0-9]+$/, "", f[n]); sub(/.*\//, "", f[n])
+	if (s ~ /^input: .* as \/devices\/.*\/input\/input<n>$/) {
+		sub(/\/input\/input<n>$/, "", f[n]); sub(/.*\//, "", f[n])
 		return (f[n] in probed) ? f[n] : ""
 	}
 	sub(/:$/, "", f[1]); sub(/:$/, "", f[2])
