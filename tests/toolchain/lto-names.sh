@@ -94,4 +94,20 @@ expect "...the relocations name ext_fn and shared still" \
 expect "...v65999 still in its own section" \
 	test "$(awk '$8 == "v65999" { print $7 }' many.syms)" = \
 	"$(readelf -SW many.o | sed -n 's/^ *\[ *\([0-9]*\)\] \.data\.v65999 .*/\1/p')"
+
+# Bad input: the file and the reason, non-zero, and the object untouched.
+restore="$TOP_BUILDDIR/tests/unit/elf-localize"
+echo 'not an object' > text.o
+expect_fails "not ELF: refused" "text.o: .*not an ELF file" "$restore" text.o --lto-names
+head -c 100 host/ab.o > cut.o
+expect_fails "truncated: refused" "cut.o: .*truncated" "$restore" cut.o --lto-names
+expect_fails "missing: refused" "none.o: .*No such file" "$restore" none.o --lto-names
+# (the symbol table's count of locals, sh_info, beyond its symbols)
+cp host/gcc.o bad.o
+symtab=$(readelf -SW bad.o | sed -n 's/^ *\[ *\([0-9]*\)\] \.symtab .*/\1/p')
+shoff=$(od -An -t u8 -j 40 -N 8 bad.o | tr -d ' ')
+printf '\377\377\377\000' | dd of=bad.o bs=1 seek=$((shoff + symtab * 64 + 44)) conv=notrunc 2>/dev/null
+cp bad.o bad-before.o
+expect_fails "a bad symbol table: refused" "bad.o: .*bad symbol table" "$restore" bad.o --lto-names
+expect "...and left as it was" cmp -s bad.o bad-before.o
 done_testing
