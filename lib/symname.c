@@ -99,6 +99,15 @@ static size_t lto_priv_at(const char *name)
 	return word + digits;
 }
 
+bool symname_is_privatized(const char *name)
+{
+	/* (a suffix follows a name: never at the start) */
+	for (const char *p = *name ? name + 1 : name; (p = strchr(p, '.')); p++)
+		if (lto_priv_at(p))
+			return true;
+	return false;
+}
+
 size_t symname_unprivatize(const char *name, char *out)
 {
 	size_t len = 0, skip;

@@ -48,6 +48,9 @@ bool symname_is_copy(const char *name, size_t base);
  */
 size_t symname_unprivatize(const char *name, char *out);
 
+/* Does NAME hold a ".lto_priv.N" that symname_unprivatize() removes? */
+bool symname_is_privatized(const char *name);
+
 /*
  * The suffix words, for the kernel checks' copy of the rule
  * (tests/kernel/gcc-suffixes.sh), which test-symname compares: N gets

@@ -66,6 +66,8 @@ static void unprivatized(const char *name, const char *want)
 
 	symname_unprivatize(name, got);
 	ok(!strcmp(got, want), "%s is %s (%s)", name, want, got);
+	ok(symname_is_privatized(name) == (strcmp(name, want) != 0),
+	   "%s is %sprivatized", name, strcmp(name, want) ? "" : "not ");
 }
 
 int main(void)

@@ -3,29 +3,13 @@
 #include "symname.h"
 #include "util.h"
 
-#include <stdlib.h>
-#include <string.h>
-
-/* Does NAME hold a ".lto_priv.N"? */
-static bool privatized(const char *name)
-{
-	char *plain;
-	bool made_up;
-
-	if (!name || !strstr(name, ".lto_priv."))
-		return false;
-	plain = xmalloc(strlen(name) + 1);
-	made_up = symname_unprivatize(name, plain) < strlen(name);
-	free(plain);
-	return made_up;
-}
-
 static bool pick_shared(const struct elf *e, const struct elf_symbol *s,
 			void *data)
 {
 	(void)e;
 	(void)data;
-	return s->visibility == STV_HIDDEN && s->in_section && privatized(s->name);
+	return s->visibility == STV_HIDDEN && s->in_section && s->name &&
+	       symname_is_privatized(s->name);
 }
 
 static size_t source_name(const char *name, char *out, void *data)
