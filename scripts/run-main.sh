@@ -17,7 +17,9 @@ dir=$top/_build/default
 make -C "$dir" -s -j"$(nproc)"
 "$top/scripts/demo.sh" "$dir/lto-ld"
 "$top/scripts/busybox.sh" "$dir/lto-ld" lto thin native cache gcc
-"$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32 vexpress multi_v7
+"$top/scripts/kernel.sh" "$dir/lto-ld" suite mps2 virt stm32
+"$top/scripts/kernel.sh" "$dir/lto-ld" suite vexpress
+"$top/scripts/kernel.sh" "$dir/lto-ld" suite multi_v7
 "$top/scripts/kernel.sh" "$dir/lto-ld" sizes multi_v7
 "$top/scripts/kernel.sh" "$dir/lto-ld" parity vexpress-small
 "$top/scripts/kernel.sh" "$dir/lto-ld" sizes vexpress vexpress-small

@@ -102,9 +102,13 @@ AWK
 }
 
 # suite TARGETS: measure every target, then print the tables and put them
-# in docs/results.md
+# in docs/results.md: the default targets' as kernel-results and
+# kernel-parity, others' as kernel-results-FIRST-TARGET and
+# kernel-parity-FIRST-TARGET
 suite() {
 	[ $# -gt 0 ] || set -- mps2 virt stm32
+	suffix=
+	[ "$*" = "mps2 virt stm32" ] || suffix=-$1
 	times=$cache/times.txt
 	: > "$times"
 	for t in "$@"; do measure "$t"; done
@@ -119,8 +123,8 @@ suite() {
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD suite $*\`."
 	} > "$cache/parity.md"
 	cat "$cache/results.md" "$cache/parity.md"
-	results_table kernel-results "$cache/results.md"
-	results_table kernel-parity "$cache/parity.md"
+	results_table "kernel-results$suffix" "$cache/results.md"
+	results_table "kernel-parity$suffix" "$cache/parity.md"
 	grep -q 'FAILED\|DIFFERENT' "$times" && return 1
 	return 0
 }
