@@ -119,15 +119,18 @@ expect "README.md and docs/*.md: all $n links lead to a file and heading" \
 	eval '[ "$n" -gt 20 ] && [ -z "$bad" ]' || diag "$bad"
 
 # tables NAME-PATTERN FILE: the marked tables of FILE (their marker names)
-tables() { sed -n 's/^<!-- \([a-z0-9-]*\) -->$/\1/p' "$2" | grep -x -- "$1"; }
+tables() { sed -n 's/^<!-- \([a-z0-9_-]*\) -->$/\1/p' "$2" | grep -x -- "$1"; }
 
 # undated FILE: each marked table of FILE without a "Measured DATE ... by
-# `COMMAND`" line in it or in the two lines after its end marker
+# `COMMAND`" line in it or in the two lines after its end marker, unless
+# all it holds is "Not measured yet: `COMMAND` writes it."
 undated() {
 	for t in $(tables '.*' "$1"); do
-		awk -v b="<!-- $t -->" -v e="<!-- /$t -->" '$0 == b { on = 1 }
-			$0 == e { on = 0; after = 2; next } on { print } after > 0 { print; after-- }' "$1" |
-			grep -qE '^Measured 20[0-9]{2}-[0-9]{2}-[0-9]{2} .*by `[^`]+`' ||
+		awk -v b="<!-- $t -->" -v e="<!-- /$t -->" '$0 == b { on = 1; next }
+			$0 == e { on = 0; after = 2; next } on { print } after > 0 { print; after-- }' "$1" > marked.md
+		grep -qE '^Measured 20[0-9]{2}-[0-9]{2}-[0-9]{2} .*by `[^`]+`' marked.md ||
+			{ head -1 marked.md | grep -qE '^Not measured yet: `[^`]+` writes it\.$' &&
+			  ! grep -q '^|' marked.md; } ||
 			echo "$(basename "$1"): $t"
 	done
 }
