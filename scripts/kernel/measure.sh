@@ -11,6 +11,15 @@ timed() {
 	run=
 }
 
+# no_launcher JOB: the measured jobs time compiles, so ccache (or any
+# KERNEL_CC_LAUNCHER) is left out of them
+no_launcher() {
+	if [ -n "${KERNEL_CC_LAUNCHER:-}" ]; then
+		echo "kernel: $1 times kernel compiles: KERNEL_CC_LAUNCHER ($KERNEL_CC_LAUNCHER) left out" >&2
+		unset KERNEL_CC_LAUNCHER
+	fi
+}
+
 # size_of TARGET VARIANT: "text data bss dec" of its vmlinux
 size_of() {
 	target_env "$1"
@@ -109,6 +118,7 @@ suite() {
 	[ $# -gt 0 ] || set -- mps2 virt stm32
 	suffix=
 	[ "$*" = "mps2 virt stm32" ] || suffix=-$1
+	no_launcher suite
 	times=$cache/times.txt
 	: > "$times"
 	for t in "$@"; do measure "$t"; done

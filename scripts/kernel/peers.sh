@@ -1,8 +1,10 @@
 # scripts/kernel.sh's peers: one target built by GCC without LTO and with
 # lto-ld's LTO (as configured, and with TRIM_UNUSED_KSYMS), and by Clang
-# without LTO, with ThinLTO and with full LTO, side by side in one run on
-# one tree: sizes, build and rebuild times, the LTO link's cost, a boot
-# each.  Sourced by scripts/kernel.sh.
+# without LTO, with ThinLTO and with full LTO, side by side on one tree:
+# sizes, build and rebuild times, the LTO link's cost, a boot each.  The
+# six take longer than a working session on two cores, so a run stopped
+# between variants goes on where it stopped, as long as the tree, the
+# tools and the configuration are the same.  Sourced by scripts/kernel.sh.
 
 peer_variants="nolto lto lto-trim clang clang-thin clang-full"
 
@@ -18,41 +20,64 @@ peer_label() {
 	esac
 }
 
+# peers_id TARGET: what the measurements depend on: the series, lto-ld and
+# its plugins, the compilers and linkers, the configuration, these scripts
+peers_id() {
+	{
+		series_id
+		cat "$lto_ld" "$(dirname "$lto_ld")/lto-ld-plugin.so" \
+			"$("$cache/bin/lto-ld" --print-cc-plugin)"
+		for tool in gcc clang ld ld.lld; do "$tool" --version 2>&1 || true; done
+		cat $(fragments "$1" nolto) $(for v in $peer_variants; do fragments "$1" "$v"; done)
+		cat "$top/scripts/kernel/peers.sh" "$top/scripts/kernel/build-boot.sh" \
+			"$top/scripts/kernel/tree.sh"
+	} | sha256sum | cut -c1-16
+}
+
 # peer_measure TARGET VARIANT: a clean build of everything (make's
 # default goal: vmlinux, the image, the modules), the rebuilds after
 # touching and after editing init/main.c, timed into $times; the
-# vmlinux.o link from scratch (link-cost.md); a boot
+# vmlinux.o link from scratch; sizes; a boot
 peer_measure() {
 	b=$cache/kbuild/$1-$2
 	rm -rf "$b"
 	configure "$1" "$2"
-	timed "$1-$2-build" "$1" "$2" -j"$jobs" all
+	# (a variant that does not build is a row that says why)
+	if ! timed "$1-$2-build" "$1" "$2" -j"$jobs" all 2> "$b.err"; then
+		cat "$b.err" >&2
+		echo "$1-$2-boot,FAILED: not built: $(grep -m1 -i 'error' "$b.err" | tr ',|' '; ')" >> "$times"
+		rm -f "$b.err"
+		return 0
+	fi
+	cat "$b.err" >&2
+	rm -f "$b.err"
 	touch "$tree/init/main.c"
 	timed "$1-$2-rebuild" "$1" "$2" -j"$jobs" all
 	edit_main
 	timed "$1-$2-edit" "$1" "$2" -j"$jobs" all
 	# (without the LTO caches: lto-ld's, and ThinLTO's)
 	rm -rf "$b/.thinlto-cache"
-	link_cost "$1" "$2" > "$b/link-cost.md"
+	echo "$1-$2-link,$(link_cost "$1" "$2")" >> "$times"
 	unedit_main
 	images "$1" "$2"
+	echo "$1-$2-size,$(size_of "$1" "$2" | tr ' ' ,),$(stat -c %s "$(image_of "$1" "$2")")" >> "$times"
 	if boot "$1" "$2"; then echo "$1-$2-boot,userspace /init ran" >> "$times"
 	else echo "$1-$2-boot,FAILED" >> "$times"; fi
 }
 
-# peer_row TARGET VARIANT: its row of the peers table
+# peer_row TARGET VARIANT: its row of the peers table, from $times
 peer_row() {
-	b=$cache/kbuild/$1-$2
-	set -- "$1" "$2" $(size_of "$1" "$2") "$(stat -c %s "$(image_of "$1" "$2")")" \
-		"$(dec "$1" nolto)" "$(stat -c %s "$(image_of "$1" nolto)")"
-	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v dec="$6" -v img="$7" \
-		-v ndec="$8" -v nimg="$9" -v link="$(cat "$b/link-cost.md")" -f - "$times" <<'AWK'
-$1 == t "-nolto-build" { nb = $2; nc = $3 + $4 }
+	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -f - "$times" <<'AWK'
+$1 == t "-nolto-build" { nb = $2 }
+$1 == t "-nolto-size" { ndec = $5; nimg = $6 }
+$1 == t "-" v "-size" { dec = $5; img = $6 }
 $1 == t "-" v "-build" { wall = $2; cpu = $3 + $4 }
 $1 == t "-" v "-rebuild" { touch = $2 }
 $1 == t "-" v "-edit" { edit = $2 }
+$1 == t "-" v "-link" { link = substr($0, length($1) + 2) }
 $1 == t "-" v "-boot" { boot = $2 }
 END {
+	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	printf "| %s | %d (%+.1f%%) | %d (%+.1f%%) | %.0f s (%.0f s CPU), %.2fx | %.1f s | %.1f s | %s | %s |\n",
 		label, dec, (dec - ndec) * 100 / ndec, img, (img - nimg) * 100 / nimg,
 		wall, cpu, wall / nb, touch, edit, link, boot
@@ -60,18 +85,46 @@ END {
 AWK
 }
 
-# peers TARGET: every peer variant of TARGET measured in turn, and the
+# peers_start TARGET: $times for TARGET's run: the one a stopped run left
+# if the tree, tools and configuration are the same (without the lines
+# of a variant it left half measured), else a new one
+peers_start() {
+	times=$cache/peers-$1.txt
+	id=$(peers_id "$1")
+	if [ "$(sed -n 's/^identity,//p' "$times" 2>/dev/null)" != "$id" ]; then
+		echo "identity,$id" > "$times"
+		return 0
+	fi
+	done_list=$(sed -n "s/^$1-\\(.*\\)-done,.*/\\1/p" "$times" | tr '\n' ' ')
+	echo "kernel: peers $1: going on from the run that stopped (measured: ${done_list:-none})" >&2
+	for v in $peer_variants; do
+		grep -q "^$1-$v-done," "$times" && continue
+		grep -v "^$1-$v-" "$times" > "$times.tmp" || true
+		mv "$times.tmp" "$times"
+	done
+}
+
+# peers TARGET: every peer variant of TARGET measured in turn (those the
+# run before measured on the same tree and tools are kept), and the
 # table, into docs/results.md where it has markers (kernel-peers-TARGET)
 peers() {
-	times=$cache/peers-$1.txt
-	: > "$times"
-	for v in $peer_variants; do peer_measure "$1" "$v"; done
+	no_launcher peers
+	peers_start "$1"
+	for v in $peer_variants; do
+		grep -q "^$1-$v-done," "$times" && continue
+		peer_measure "$1" "$v"
+		echo "$1-$v-done,$(date -u +%Y-%m-%d)" >> "$times"
+	done
+	first=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | head -1)
+	last=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | tail -1)
+	when=$first
+	[ "$first" = "$last" ] || when="$first to $last, in runs that went on from the one before on the same tree and tools"
 	{
 		echo "| $1 | \`size\` dec of vmlinux (against GCC, no LTO) | boot image bytes (zImage, bzImage) | full build wall (CPU), against GCC without LTO | rebuild after touch init/main.c | rebuild after a one-line edit | vmlinux.o link from scratch, no LTO cache (wall, peak RSS) | boot (QEMU) |"
 		echo "|---|---|---|---|---|---|---|---|"
 		for v in $peer_variants; do peer_row "$1" "$v"; done
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
+		echo "Measured $when on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
 	} > "$cache/peers-$1.md"
 	cat "$cache/peers-$1.md"
 	results_table "kernel-peers-$1" "$cache/peers-$1.md"
