@@ -2,11 +2,16 @@
 # into docs/results.md (scripts/kernel.sh, scripts/busybox.sh). Sourced;
 # uses top (the project folder).
 
+# results_marked NAME: docs/results.md has the NAME markers
+results_marked() {
+	grep -qxF "<!-- $1 -->" "$top/docs/results.md" &&
+		grep -qxF "<!-- /$1 -->" "$top/docs/results.md"
+}
+
 # results_table NAME FILE: put FILE between the NAME markers of docs/results.md
 # (a page without them is an error: the table would be lost)
 results_table() {
-	if ! grep -qxF "<!-- $1 -->" "$top/docs/results.md" ||
-		! grep -qxF "<!-- /$1 -->" "$top/docs/results.md"; then
+	if ! results_marked "$1"; then
 		echo "results: docs/results.md has no <!-- $1 --> ... <!-- /$1 --> markers; the table is in $2" >&2
 		return 1
 	fi

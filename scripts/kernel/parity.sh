@@ -61,7 +61,9 @@ parity() {
 		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1\`;" \
 			"\`size\` dec of the two vmlinux: $(parity_sizes "$1")."
 	} > "$cache/parity-$1.md"
-	results_table "kernel-parity-$1" "$cache/parity-$1.md"
+	if results_marked "kernel-parity-$1"; then
+		results_table "kernel-parity-$1" "$cache/parity-$1.md"
+	fi
 	return $same
 }
 
