@@ -161,8 +161,9 @@ fresh_plugin() {
 	b=$cache/kbuild/$1-$2
 	sum=$(sha256sum < "$("$cache/bin/${cross}lto-ld" --print-cc-plugin)")
 	[ "$(cat "$b/.lto-ld-cc-plugin" 2>/dev/null)" = "$sum" ] && return 0
-	# (any object: a build that stopped before vmlinux.a left some too)
-	if [ -n "$(find "$b" -name '*.o' -print -quit)" ]; then
+	# (any object: a build that stopped before vmlinux.a left some too;
+	# not the host programs of scripts/, which configure builds)
+	if [ -n "$(find "$b" -path "$b/scripts" -prune -o -name '*.o' -print -quit)" ]; then
 		echo "kernel: $1-$2: built with another compiler plugin: make clean" >&2
 		kmake "$1" "$2" clean
 	fi
