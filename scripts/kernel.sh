@@ -50,11 +50,14 @@
 #                         and with each lever that makes WPA cheaper
 #                         (zstd1, ggc, icf; default all), beside no LTO: edit
 #                         times, sizes and peak memory, in turns
-#   peers TARGET          GCC without LTO, with lto-ld's LTO (as configured,
+#   peers TARGET [VARIANTS]
+#                         GCC without LTO (nolto), with lto-ld's LTO (lto,
 #                         and lto-trim: TRIM_UNUSED_KSYMS) and Clang without
 #                         LTO, with ThinLTO and full LTO (clang, clang-thin,
-#                         clang-full), side by side in one run: sizes, build
-#                         and rebuild times, the vmlinux.o link, a boot each
+#                         clang-full), side by side: sizes, build and
+#                         rebuild times, the vmlinux.o link, a boot each;
+#                         those not measured yet on the same tree and tools
+#                         (of VARIANTS, default all), the table once all are
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
@@ -125,7 +128,7 @@ case ${1:-} in
 	sizediff) sizediff "$2" ;;
 	edit-levers) shift; edit_levers "$@" ;;
 	suite) shift; suite "$@" ;;
-	peers) peers "$2" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]|peers TARGET" >&2
+	peers) shift; peers "$@" ;;
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]|peers TARGET [VARIANTS]" >&2
 	   exit 2 ;;
 esac

@@ -104,17 +104,32 @@ peers_start() {
 	done
 }
 
-# peers TARGET: every peer variant of TARGET measured in turn (those the
-# run before measured on the same tree and tools are kept), and the
-# table, into docs/results.md where it has markers (kernel-peers-TARGET)
+# peers TARGET [VARIANTS]: each peer variant of TARGET (or those of
+# VARIANTS) measured in turn, but for those the run before measured on
+# the same tree and tools; once all six are, the table, into
+# docs/results.md (kernel-peers-TARGET)
 peers() {
-	no_launcher peers
-	peers_start "$1"
-	for v in $peer_variants; do
-		grep -q "^$1-$v-done," "$times" && continue
-		peer_measure "$1" "$v"
-		echo "$1-$v-done,$(date -u +%Y-%m-%d)" >> "$times"
+	t=$1; shift
+	[ $# -gt 0 ] || set -- $peer_variants
+	for v in "$@"; do
+		case " $peer_variants " in *" $v "*) ;; *)
+			echo "kernel: peers: no variant '$v' (variants: $peer_variants)" >&2; return 2 ;; esac
 	done
+	no_launcher peers
+	peers_start "$t"
+	for v in "$@"; do
+		grep -q "^$t-$v-done," "$times" && continue
+		peer_measure "$t" "$v"
+		echo "$t-$v-done,$(date -u +%Y-%m-%d)" >> "$times"
+	done
+	set -- "$t"
+	left=
+	for v in $peer_variants; do grep -q "^$1-$v-done," "$times" || left="$left $v"; done
+	if [ -n "$left" ]; then
+		echo "kernel: peers $1: still to measure:$left (scripts/kernel.sh LTO_LD peers $1 goes on with them)" >&2
+		grep -q FAILED "$times" && return 1
+		return 0
+	fi
 	first=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | head -1)
 	last=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | tail -1)
 	when=$first
