@@ -13,7 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # and its libFuzzer runtime for scripts/fuzz.sh, with lld and llvm for
 # Clang's kernel LTO (kernel.sh peers); for scripts/deb.sh the Debian
 # packaging tools and lintian; man-db for the man page checks and
-# chromium to render lto-sizediff --html in the tests; dpkg-source and
+# chromium to render lto-sizediff --html in the tests; gdb to read the
+# source lines of LTO output (tests, kernel parity); dpkg-source and
 # the decompressors for busybox's source package (scripts/busybox.sh).
 packages="build-essential autoconf automake binutils binutils-dev
 	gcc-12-plugin-dev gcc-12-plugin-dev-arm-linux-gnueabihf g++
@@ -21,7 +22,7 @@ packages="build-essential autoconf automake binutils binutils-dev
 	libc6-dev-armhf-cross qemu-user gcc-11 procps
 	linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio perl python3
 	qemu-system-arm qemu-system-x86 ccache time clang libclang-rt-14-dev lld llvm
-	debhelper dpkg-dev lintian man-db chromium bzip2 xz-utils"
+	debhelper dpkg-dev lintian man-db chromium bzip2 xz-utils gdb"
 
 missing=
 for p in $packages; do

@@ -42,6 +42,11 @@ compare() {
 		done
 		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand" ;;
 	esac
+	# (vexpress: the kernel stays debuggable)
+	rm -f "$cand/parity-debuglines.txt"
+	if grep -qx 'CONFIG_DEBUG_INFO=y' "$cand/.config"; then
+		record debuglines "$parity" debuglines "$ref/vmlinux" "$cand/vmlinux"
+	fi
 	return $status
 }
 
@@ -196,7 +201,7 @@ parity_kunit() {
 
 # parity_table TARGETS: the markdown parity table from the checks' outputs
 parity_table() {
-	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64, multi_v7) | kallsyms lookups right (virt, vexpress, x86_64, multi_v7) | kallsyms table without / with LTO (virt, vexpress, x86_64, multi_v7) | verdict |"
+	echo "| target | KUnit tests passed without LTO | with LTO | initcalls | console | modules loaded (virt, vexpress, x86_64, multi_v7) | kallsyms lookups right (virt, vexpress, x86_64, multi_v7); gdb's source lines (DEBUG_INFO) | kallsyms table without / with LTO (virt, vexpress, x86_64, multi_v7) | verdict |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for t in "$@"; do
 		ic=$(parity_text "$t" initcalls 's/^parity: initcalls: \([0-9]*\) initcalls, same.*/\1, same order/p')
@@ -212,6 +217,10 @@ parity_table() {
 			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
 			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); table \([0-9]*\) against \([0-9]*\) bytes/table \8 \/ \7 bytes (\2 \/ \5 per symbol, \1 \/ \4 symbols), names \3 \/ \6 per symbol/p') ;;
 		esac
+		if [ -f "$cache/kbuild/$t-lto/parity-debuglines.txt" ]; then
+			dl=$(parity_text "$t" debuglines 's/^parity: debuglines: \([0-9]*\) functions at a source line, \([0-9]*\) .*/\1 functions at a source line (\2 in the same .c file)/p')
+			ks="$ks; gdb: ${dl:-$(parity_value "$t" debuglines)}"
+		fi
 		verdict=same
 		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
 		echo "| $t | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"

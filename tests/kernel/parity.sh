@@ -10,6 +10,7 @@
 #        parity.sh modules LOG                 (in-tree modules /init loaded)
 #        parity.sh config LOG BUILD            (/proc/config.gz is .config)
 #        parity.sh objtool BUILD               (no objtool warning, x86)
+#        parity.sh debuglines REF-VMLINUX CAND-VMLINUX (gdb's source lines)
 #        parity.sh symbols VMLINUX COUNT       (names for the /init to look up)
 # CROSS: the prefix of nm and size (default arm-linux-gnueabihf-; empty
 # for the host's own)
@@ -210,6 +211,47 @@ check_kallsyms_size() {
 	}'
 }
 
+# source_lines VMLINUX NAME...: "NAME FILE" for each NAME, the source
+# file gdb gives the first address nm gives NAME, or else NAME without
+# GCC's clone suffixes ("none": no such function, or no line)
+source_lines() {
+	v=$1; shift
+	${CROSS-arm-linux-gnueabihf-}nm "$v" | awk '$2 ~ /^[tT]$/ && !seen[$3]++ { print $3, $1 }' > "$v.addrs"
+	for n in "$@"; do
+		a=$(awk -v n="$n" -v p="$(printf '%s\n' "$n" | plain_name)" \
+			'$1 == n { print $2; exit } $1 == p { alt = $2 } END { if (alt != "") print alt }' "$v.addrs" | head -1)
+		printf -- '-ex\ninfo line *0x%s\n' "${a:-0}"
+	done > "$v.gdb"
+	xargs -d '\n' -a "$v.gdb" "${GDB:-gdb}" -nx -batch "$v" 2> /dev/null |
+		sed -E 's/^Line [0-9]+ of "([^"]*)".*/\1/; t; s/.*/none/' > "$v.files"
+	printf '%s\n' "$@" | paste -d' ' - "$v.files"
+	rm -f "$v.addrs" "$v.gdb" "$v.files"
+}
+
+# check_debuglines REF-VMLINUX CAND-VMLINUX: a kernel built with
+# DEBUG_INFO keeps its source lines through LTO: gdb puts each of a
+# spread of the candidate's functions (as for kallsyms) at a source
+# line, in the same .c file as the reference's function of that name.
+# (A function's first instruction may come from a header's inline
+# function, with LTO or without: a header is not compared.)
+check_debuglines() {
+	names=$(symbols "$2" 30 | tr ',' ' ')
+	source_lines "$2" $names > "$2.lines"
+	source_lines "$1" $names > "$1.lines"
+	paste -d' ' "$2.lines" "$1.lines" > "$2.lines-both"
+	bad=$(awk '$2 == "none" { print $1 " has no source line"; next }
+		$2 ~ /\.c$/ && $4 ~ /\.c$/ && $2 != $4 { print $1 " is in " $2 ", without LTO in " $4 }' \
+		"$2.lines-both" | paste -sd';' -)
+	total=$(wc -l < "$2.lines-both")
+	same=$(awk '$2 ~ /\.c$/ && $2 == $4' "$2.lines-both" | wc -l)
+	rm -f "$2.lines" "$1.lines" "$2.lines-both"
+	if [ -n "$bad" ]; then
+		echo "parity: debuglines: FAILED: $bad" >&2
+		return 1
+	fi
+	echo "parity: debuglines: $total functions at a source line, $same of them in the same .c file as without LTO"
+}
+
 # check_module LOG: /init loaded the test module and its checks passed
 check_module() {
 	console "$1" > "$1.module"
@@ -277,9 +319,11 @@ case ${1:-} in
 	modules) check_modules "$2" ;;
 	config) check_config "$2" "$3" ;;
 	objtool) check_objtool "$2" ;;
+	debuglines) check_debuglines "$2" "$3" ;;
 	symbols) symbols "$2" "$3" ;;
 	*) echo "usage: $0 kunit|initcalls REF.log CAND.log | kallsyms VMLINUX LOG |" \
 		"kallsyms-size REF-BUILD CAND-BUILD | module LOG | modules LOG |" \
-		"config LOG BUILD | objtool BUILD | symbols VMLINUX COUNT" >&2
+		"config LOG BUILD | objtool BUILD | debuglines REF-VMLINUX CAND-VMLINUX |" \
+		"symbols VMLINUX COUNT" >&2
 	   exit 2 ;;
 esac
