@@ -42,7 +42,7 @@ compare() {
 		done
 		record kallsyms-size "$parity" kallsyms-size "$ref" "$cand" ;;
 	esac
-	# (vexpress: the kernel stays debuggable)
+	# (mps2, vexpress: the kernel stays debuggable)
 	rm -f "$cand/parity-debuglines.txt"
 	if grep -qx 'CONFIG_DEBUG_INFO=y' "$cand/.config"; then
 		record debuglines "$parity" debuglines "$ref/vmlinux" "$cand/vmlinux"
