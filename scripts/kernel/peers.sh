@@ -2,9 +2,11 @@
 # lto-ld's LTO (as configured, and with TRIM_UNUSED_KSYMS), and by Clang
 # without LTO, with ThinLTO and with full LTO, side by side on one tree:
 # sizes, build and rebuild times, the LTO link's cost, a boot each.  The
-# six take longer than a working session on two cores, so a run stopped
-# between variants goes on where it stopped, as long as the tree, the
-# tools and the configuration are the same.  Sourced by scripts/kernel.sh.
+# six take longer than a working session on two cores, and a session may
+# start on a fresh machine, so what each variant measured is kept in the
+# project (docs/peers-TARGET.txt, committed): a later run keeps the
+# variants measured on the same tree, configuration and tools and goes on
+# with the rest.  Sourced by scripts/kernel.sh.
 
 peer_variants="nolto lto lto-trim clang clang-thin clang-full"
 
@@ -20,18 +22,38 @@ peer_label() {
 	esac
 }
 
-# peers_id TARGET: what the measurements depend on: the series, lto-ld and
-# its plugins, the compilers and linkers, the configuration, these scripts
-peers_id() {
+# peer_base VARIANT: the row its times are compared with: the same
+# compiler without LTO (measured in the same run, on the same machine)
+peer_base() {
+	case $1 in clang*) echo clang ;; *) echo nolto ;; esac
+}
+
+# peer_id TARGET VARIANT: what the variant's measurements depend on: the
+# kernel source and the series, the configuration and the scripts that
+# configure, build and boot, its compiler and linker, lto-ld's sources
+# for lto-ld's rows, the cores.  Not this file, so the table's layout can
+# change without measuring again.
+peer_id() {
 	{
 		series_id
-		cat "$lto_ld" "$(dirname "$lto_ld")/lto-ld-plugin.so" \
-			"$("$cache/bin/lto-ld" --print-cc-plugin)"
-		for tool in gcc clang ld ld.lld; do "$tool" --version 2>&1 || true; done
-		cat $(fragments "$1" nolto) $(for v in $peer_variants; do fragments "$1" "$v"; done)
-		cat "$top/scripts/kernel/peers.sh" "$top/scripts/kernel/build-boot.sh" \
-			"$top/scripts/kernel/tree.sh"
-	} | sha256sum | cut -c1-16
+		sha256sum < "$tarball"
+		cat $(fragments "$1" "$2") "$top/scripts/kernel/tree.sh" \
+			"$top/scripts/kernel/build-boot.sh"
+		case $2 in
+			clang*) clang --version; ld.lld --version ;;
+			*) gcc --version; ld --version ;;
+		esac
+		case $2 in lto*)
+			(cd "$top" && cat configure.ac Makefile.am \
+				$(find wrapper plugin gcc-plugin lib -name '*.[ch]' | LC_ALL=C sort)) ;;
+		esac
+		nproc
+	} 2>&1 | sha256sum | cut -c1-16
+}
+
+# machine: the cores and the processor, for the table's date line
+machine() {
+	echo "$(nproc) cores of $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1 | tr ',' ' ')"
 }
 
 # peer_measure TARGET VARIANT: a clean build of everything (make's
@@ -67,8 +89,8 @@ peer_measure() {
 
 # peer_row TARGET VARIANT: its row of the peers table, from $times
 peer_row() {
-	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -f - "$times" <<'AWK'
-$1 == t "-nolto-build" { nb = $2 }
+	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -f - "$times" <<'AWK'
+$1 == t "-" base "-build" { nb = $2 }
 $1 == t "-nolto-size" { ndec = $5; nimg = $6 }
 $1 == t "-" v "-size" { dec = $5; img = $6 }
 $1 == t "-" v "-build" { wall = $2; cpu = $3 + $4 }
@@ -80,28 +102,39 @@ END {
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	printf "| %s | %d (%+.1f%%) | %d (%+.1f%%) | %.0f s (%.0f s CPU), %.2fx | %.1f s | %.1f s | %s | %s |\n",
 		label, dec, (dec - ndec) * 100 / ndec, img, (img - nimg) * 100 / nimg,
-		wall, cpu, wall / nb, touch, edit, link, boot
+		wall, cpu, nb ? wall / nb : 0, touch, edit, link, boot
 }
 AWK
 }
 
-# peers_start TARGET: $times for TARGET's run: the one a stopped run left
-# if the tree, tools and configuration are the same (without the lines
-# of a variant it left half measured), else a new one
+# peers_start TARGET: $times, the record of TARGET's peers, without the
+# lines of a variant that an earlier run left half measured or measured
+# on another tree, configuration or tools
 peers_start() {
-	times=$cache/peers-$1.txt
-	id=$(peers_id "$1")
-	if [ "$(sed -n 's/^identity,//p' "$times" 2>/dev/null)" != "$id" ]; then
-		echo "identity,$id" > "$times"
-		return 0
-	fi
-	done_list=$(sed -n "s/^$1-\\(.*\\)-done,.*/\\1/p" "$times" | tr '\n' ' ')
-	echo "kernel: peers $1: going on from the run that stopped (measured: ${done_list:-none})" >&2
+	times=$top/docs/peers-$1.txt
+	[ -f "$times" ] || cat > "$times" <<EOF
+# What \`scripts/kernel.sh LTO_LD peers $1\` measured, variant by variant:
+# a later run keeps the variants whose identity (peer_id) is unchanged.
+EOF
+	kept=
 	for v in $peer_variants; do
-		grep -q "^$1-$v-done," "$times" && continue
+		if grep -q "^$1-$v-done," "$times" &&
+			grep -qx "$1-$v-id,$(peer_id "$1" "$v")" "$times"; then
+			kept="$kept $v"
+			continue
+		fi
 		grep -v "^$1-$v-" "$times" > "$times.tmp" || true
 		mv "$times.tmp" "$times"
 	done
+	echo "kernel: peers $1: measured before, on the same tree and tools:${kept:- none}" >&2
+}
+
+# peers_when TARGET: when and where the variants were measured, from
+# their done lines: "DATE on MACHINE (variants)" for each run
+peers_when() {
+	sed -n "s/^$1-\\(.*\\)-done,\\([^,]*\\),\\(.*\\)/\\2 on \\3|\\1/p" "$times" |
+		awk -F'|' '{ if (!($1 in v)) order[++n] = $1; v[$1] = v[$1] (v[$1] == "" ? "" : ", ") $2 }
+		END { for (i = 1; i <= n; i++) printf "%s%s (%s)", (i > 1 ? "; " : ""), order[i], v[order[i]] }'
 }
 
 # peers TARGET [VARIANTS]: each peer variant of TARGET (or those of
@@ -119,8 +152,9 @@ peers() {
 	peers_start "$t"
 	for v in "$@"; do
 		grep -q "^$t-$v-done," "$times" && continue
+		echo "$t-$v-id,$(peer_id "$t" "$v")" >> "$times"
 		peer_measure "$t" "$v"
-		echo "$t-$v-done,$(date -u +%Y-%m-%d)" >> "$times"
+		echo "$t-$v-done,$(date -u +%Y-%m-%d),$(machine)" >> "$times"
 	done
 	set -- "$t"
 	left=
@@ -130,16 +164,12 @@ peers() {
 		grep -q FAILED "$times" && return 1
 		return 0
 	fi
-	first=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | head -1)
-	last=$(sed -n "s/^$1-.*-done,//p" "$times" | sort | tail -1)
-	when=$first
-	[ "$first" = "$last" ] || when="$first to $last, in runs that went on from the one before on the same tree and tools"
 	{
-		echo "| $1 | \`size\` dec of vmlinux (against GCC, no LTO) | boot image bytes (zImage, bzImage) | full build wall (CPU), against GCC without LTO | rebuild after touch init/main.c | rebuild after a one-line edit | vmlinux.o link from scratch, no LTO cache (wall, peak RSS) | boot (QEMU) |"
+		echo "| $1 | \`size\` dec of vmlinux (against GCC, no LTO) | boot image bytes (zImage, bzImage) | full build wall (CPU), against the same compiler without LTO | rebuild after touch init/main.c | rebuild after a one-line edit | vmlinux.o link from scratch, no LTO cache (wall, peak RSS) | boot (QEMU) |"
 		echo "|---|---|---|---|---|---|---|---|"
 		for v in $peer_variants; do peer_row "$1" "$v"; done
 		echo
-		echo "Measured $when on $(nproc) cores, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
+		echo "Measured $(peers_when "$1") on the same tree and configuration, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
 	} > "$cache/peers-$1.md"
 	cat "$cache/peers-$1.md"
 	results_table "kernel-peers-$1" "$cache/peers-$1.md"
