@@ -9,6 +9,8 @@
 # with the rest.  Sourced by scripts/kernel.sh.
 
 peer_variants="nolto lto lto-trim clang clang-thin clang-full"
+# (where the records are kept: in the project, committed)
+peers_dir=$top/docs
 
 # peer_label VARIANT: what the variant's row is
 peer_label() {
@@ -111,7 +113,7 @@ AWK
 # lines of a variant that an earlier run left half measured or measured
 # on another tree, configuration or tools
 peers_start() {
-	times=$top/docs/peers-$1.txt
+	times=$peers_dir/peers-$1.txt
 	[ -f "$times" ] || cat > "$times" <<EOF
 # What \`scripts/kernel.sh LTO_LD peers $1\` measured, variant by variant:
 # a later run keeps the variants whose identity (peer_id) is unchanged.
