@@ -57,7 +57,8 @@
 #                         clang-full), side by side: sizes, build and
 #                         rebuild times, the vmlinux.o link, a boot each;
 #                         those not measured yet on the same tree and tools
-#                         (of VARIANTS, default all), the table once all are
+#                         (of VARIANTS, default all); the table of all
+#                         measured so far (docs/peers-TARGET.txt)
 #   suite [TARGETS]       the measured run: clean builds, rebuilds, sizes,
 #                         parity of the bootable targets, and both tables
 #                         (default: mps2 virt stm32)
