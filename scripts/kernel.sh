@@ -18,8 +18,11 @@
 #   boot TARGET VARIANT [KERNEL-ARGUMENTS]
 #                         boot a target of mps2, virt, vexpress or x86_64,
 #                         keep the console
-#   parity TARGET         build and boot both variants of TARGET and
-#                         compare them: KUnit, initcall order, console; on
+#   parity TARGET [VARIANT]
+#                         build and boot TARGET without LTO and with
+#                         VARIANT (default lto; lto-trim: with
+#                         TRIM_UNUSED_KSYMS) and compare them: KUnit,
+#                         initcall order, console; on
 #                         virt the module, on vexpress and x86_64 the
 #                         modules and /proc/config.gz, on x86_64 objtool's
 #                         warnings; kallsyms on both
@@ -120,7 +123,7 @@ case ${1:-} in
 	tree) echo "$tree" ;;
 	build) build "$2" "$3" ;;
 	boot) shift; boot "$@" ;;
-	parity) parity "$2" ;;
+	parity) shift; parity "$@" ;;
 	faults) faults ;;
 	check) check ;;
 	kunit-py) kunit_py "$2" ;;
@@ -130,6 +133,6 @@ case ${1:-} in
 	edit-levers) shift; edit_levers "$@" ;;
 	suite) shift; suite "$@" ;;
 	peers) shift; peers "$@" ;;
-	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]|peers TARGET [VARIANTS]" >&2
+	*) echo "usage: $0 LTO_LD tree|build TARGET VARIANT|boot TARGET VARIANT [ARGS]|parity TARGET [VARIANT]|faults|check|kunit-py VARIANT|sizes [TARGETS]|levers TARGET [LEVERS]|sizediff TARGET|edit-levers TARGET [LEVERS]|suite [TARGETS]|peers TARGET [VARIANTS]" >&2
 	   exit 2 ;;
 esac

@@ -4,11 +4,22 @@
 # command's TAP results, the parity table, and the kernel's own KUnit
 # runner (kunit_py). Sourced by scripts/kernel.sh.
 
-# compare TARGET: the parity checks of TARGET-lto against TARGET-nolto;
-# "NAME,RESULT" lines in parity-TARGET.csv, fails when one fails
+# (the LTO variant the parity checks compare with TARGET-nolto: lto,
+# unless parity names another, such as lto-trim)
+candidate=lto
+
+# parity_key TARGET: the name of its parity results: TARGET, or
+# TARGET-VARIANT for a candidate other than lto
+parity_key() {
+	if [ "$candidate" = lto ]; then echo "$1"; else echo "$1-$candidate"; fi
+}
+
+# compare TARGET: the parity checks of TARGET-$candidate against
+# TARGET-nolto; "NAME,RESULT" lines in parity-KEY.csv (parity_key), fails
+# when one fails
 compare() {
-	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-lto
-	out=$cache/parity-$1.csv
+	ref=$cache/kbuild/$1-nolto cand=$cache/kbuild/$1-$candidate
+	out=$cache/parity-$(parity_key "$1").csv
 	target_env "$1"
 	parity=$top/tests/kernel/parity.sh
 	: > "$out"
@@ -28,7 +39,8 @@ compare() {
 	record console "$top/tests/kernel/compare-console.sh" "$ref/console.log" "$cand/console.log"
 	case $(board "$1") in virt|vexpress|x86_64|multi_v7)
 		for v in nolto lto; do
-			b=$cache/kbuild/$1-$v
+			b=$ref
+			[ $v = lto ] && b=$cand
 			if [ "$(board "$1")" = virt ]; then
 				record "module-$v" "$parity" module "$b/console.log"
 			else
@@ -50,11 +62,13 @@ compare() {
 	return $status
 }
 
-# parity TARGET: both variants built and booted, then compared; the
-# parity table of TARGET goes in docs/results.md where it has markers
-# (kernel-parity-TARGET)
+# parity TARGET [VARIANT]: TARGET without LTO and TARGET-VARIANT (default
+# lto) built and booted, then compared; the parity table goes in
+# docs/results.md where it has markers (kernel-parity-KEY, parity_key)
 parity() {
-	for v in nolto lto; do
+	candidate=${2:-lto}
+	key=$(parity_key "$1")
+	for v in nolto "$candidate"; do
 		build "$1" $v
 		boot "$1" $v || { echo "kernel: $1-$v did not run /init to its end (see its console.log)" >&2; return 1; }
 	done
@@ -63,18 +77,18 @@ parity() {
 	{
 		parity_table "$1"
 		echo
-		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1\`;" \
+		echo "Measured $(date -u +%Y-%m-%d) by \`scripts/kernel.sh LTO_LD parity $1${2:+ $2}\`;" \
 			"\`size\` dec of the two vmlinux: $(parity_sizes "$1")."
-	} > "$cache/parity-$1.md"
-	if results_marked "kernel-parity-$1"; then
-		results_table "kernel-parity-$1" "$cache/parity-$1.md"
+	} > "$cache/parity-$key.md"
+	if results_marked "kernel-parity-$key"; then
+		results_table "kernel-parity-$key" "$cache/parity-$key.md"
 	fi
 	return $same
 }
 
 # parity_sizes TARGET: "no LTO N, LTO M (+P%)", the dec of the two builds
 parity_sizes() {
-	n=$(size_of "$1" nolto | cut -d' ' -f4) l=$(size_of "$1" lto | cut -d' ' -f4)
+	n=$(size_of "$1" nolto | cut -d' ' -f4) l=$(size_of "$1" "$candidate" | cut -d' ' -f4)
 	awk -v n="$n" -v l="$l" 'BEGIN { printf "no LTO %d, LTO %d (%+.1f%%)", n, l, (l - n) * 100 / n }'
 }
 
@@ -185,12 +199,12 @@ kunit_py() {
 
 # parity_value TARGET NAME: the verdict of one parity check of TARGET
 parity_value() {
-	awk -F, -v k="$2" '$1 == k {print $2}' "$cache/parity-$1.csv"
+	awk -F, -v k="$2" '$1 == k {print $2}' "$cache/parity-$(parity_key "$1").csv"
 }
 
 # parity_text TARGET NAME SED-SCRIPT: a figure from one check's output
 parity_text() {
-	sed -n "$3" "$cache/kbuild/$1-lto/parity-$2.txt" 2>/dev/null | paste -sd/ -
+	sed -n "$3" "$cache/kbuild/$1-$candidate/parity-$2.txt" 2>/dev/null | paste -sd/ -
 }
 
 # parity_kunit TARGET WHICH: "P of T" KUnit tests of the reference or
@@ -217,12 +231,14 @@ parity_table() {
 			ks="$(parity_text "$t" kallsyms-nolto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p') / $(parity_text "$t" kallsyms-lto 's/^parity: kallsyms: \([0-9]*\) lookups.*/\1/p')"
 			kb=$(parity_text "$t" kallsyms-size 's/.*reference \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); candidate \([0-9]*\) symbols, table \([0-9.]*\) bytes each, names \([0-9.]*\); table \([0-9]*\) against \([0-9]*\) bytes/table \8 \/ \7 bytes (\2 \/ \5 per symbol, \1 \/ \4 symbols), names \3 \/ \6 per symbol/p') ;;
 		esac
-		if [ -f "$cache/kbuild/$t-lto/parity-debuglines.txt" ]; then
+		if [ -f "$cache/kbuild/$t-$candidate/parity-debuglines.txt" ]; then
 			dl=$(parity_text "$t" debuglines 's/^parity: debuglines: \([0-9]*\) functions at a source line, \([0-9]*\) .*/\1 functions at a source line (\2 in the same .c file)/p')
 			ks="$ks; gdb: ${dl:-$(parity_value "$t" debuglines)}"
 		fi
 		verdict=same
-		grep -q FAILED "$cache/parity-$t.csv" && verdict=DIFFERENT
-		echo "| $t | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"
+		grep -q FAILED "$cache/parity-$(parity_key "$t").csv" && verdict=DIFFERENT
+		label=$t
+		[ "$candidate" = lto ] || label="$t, $candidate"
+		echo "| $label | $(parity_kunit "$t" reference) | $(parity_kunit "$t" candidate) | ${ic:-$(parity_value "$t" initcalls)} | $(parity_value "$t" console) | $mod | $ks | $kb | $verdict |"
 	done
 }
