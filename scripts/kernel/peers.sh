@@ -93,7 +93,10 @@ peer_measure() {
 peer_row() {
 	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -f - "$times" <<'AWK'
 function pct(n, o) { return o ? sprintf(" (%+.1f%%)", (n - o) * 100 / o) : "" }
+function times(n, o) { return o ? sprintf(", %.2fx", n / o) : "" }
 $1 == t "-" base "-build" { nb = $2 }
+$1 == t "-" base "-rebuild" { ntouch = $2 }
+$1 == t "-" base "-edit" { nedit = $2 }
 $1 == t "-nolto-size" { ndec = $5; nimg = $6 }
 $1 == t "-" v "-size" { dec = $5; img = $6 }
 $1 == t "-" v "-build" { wall = $2; cpu = $3 + $4 }
@@ -106,8 +109,9 @@ END {
 	if (!measured) { printf "| %s | not measured yet: `scripts/kernel.sh LTO_LD peers %s %s` measures it | | | | | | |\n", label, t, v; exit }
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	ratio = nb ? sprintf("%.2fx", wall / nb) : "no " base " row yet"
-	printf "| %s | %d%s | %d%s | %.0f s (%.0f s CPU), %s | %.1f s | %.1f s | %s | %s |\n",
-		label, dec, pct(dec, ndec), img, pct(img, nimg), wall, cpu, ratio, touch, edit, link, boot
+	printf "| %s | %d%s | %d%s | %.0f s (%.0f s CPU), %s | %.1f s%s | %.1f s%s | %s | %s |\n",
+		label, dec, pct(dec, ndec), img, pct(img, nimg), wall, cpu, ratio,
+		touch, times(touch, ntouch), edit, times(edit, nedit), link, boot
 }
 AWK
 }
@@ -167,7 +171,7 @@ peers() {
 	[ -z "$left" ] ||
 		echo "kernel: peers $1: still to measure:$left (scripts/kernel.sh LTO_LD peers $1 goes on with them)" >&2
 	{
-		echo "| $1 | \`size\` dec of vmlinux (against GCC, no LTO) | boot image bytes (zImage, bzImage) | full build wall (CPU), against the same compiler without LTO | rebuild after touch init/main.c | rebuild after a one-line edit | vmlinux.o link from scratch, no LTO cache (wall, peak RSS) | boot (QEMU) |"
+		echo "| $1 | \`size\` dec of vmlinux (against GCC, no LTO) | boot image bytes (zImage, bzImage) | full build wall (CPU), against the same compiler without LTO | rebuild after touch init/main.c (against the same) | rebuild after a one-line edit (against the same) | vmlinux.o link from scratch, no LTO cache (wall, peak RSS) | boot (QEMU) |"
 		echo "|---|---|---|---|---|---|---|---|"
 		for v in $peer_variants; do peer_row "$1" "$v"; done
 		echo

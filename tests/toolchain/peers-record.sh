@@ -39,7 +39,7 @@ expect "the record's header stays" grep -qx "# made up" "$times"
 record "t-nolto-build,100.0,150,30" "t-nolto-rebuild,5.0,1,1" "t-nolto-edit,6.0,1,1" \
 	"t-nolto-link,10 s, 700 MiB" "t-nolto-size,1,1,1,1000,500" "t-nolto-boot,userspace /init ran" \
 	"t-nolto-done,2026-12-07,2 cores of A" \
-	"t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-boot,userspace /init ran" \
+	"t-lto-build,125.0,170,30" "t-lto-edit,15.0,1,1" "t-lto-size,1,1,1,970,490" "t-lto-boot,userspace /init ran" \
 	"t-lto-done,2026-12-07,2 cores of A" \
 	"t-clang-build,200.0,150,20" "t-clang-size,1,1,1,990,495" "t-clang-done,2026-12-08,2 cores of B" \
 	"t-clang-thin-build,300.0,150,20" "t-clang-thin-size,1,1,1,980,480" "t-clang-thin-done,2026-12-08,2 cores of B" \
@@ -47,6 +47,7 @@ record "t-nolto-build,100.0,150,30" "t-nolto-rebuild,5.0,1,1" "t-nolto-edit,6.0,
 times=$WORK/peers-t.txt
 row() { peer_row t "$1" | tr -s ' '; }
 expect "lto-ld's row: sizes against GCC without LTO, its build 1.25x that" output_has "970 (-3.0%) | 490 (-2.0%) | 125 s (200 s CPU), 1.25x" row lto
+expect "lto-ld's one-line edit rebuild against GCC's without LTO: 2.50x" output_has "| 15.0 s, 2.50x |" row lto
 expect "ThinLTO's build is against Clang without LTO (1.50x), its size against GCC's" output_has "980 (-2.0%) | 480 (-4.0%) | 300 s (170 s CPU), 1.50x" row clang-thin
 expect "a variant that did not build says why" output_has "| FAILED: not built: ld.lld: error: out of memory |" row clang-full
 expect "the date line names each run, its date, processor and variants" output_has \
