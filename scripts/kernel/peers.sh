@@ -32,9 +32,11 @@ peer_base() {
 
 # peer_id TARGET VARIANT: what the variant's measurements depend on: the
 # kernel source and the series, the configuration and the scripts that
-# configure, build and boot, its compiler and linker, lto-ld's sources
-# for lto-ld's rows, the cores.  Not this file, so the table's layout can
-# change without measuring again.
+# configure, build and boot, its compiler and linker, the cores, and for
+# GCC's rows lto-ld's sources: GCC without LTO too, since lto-ld's rows
+# are timed against it, so a new lto-ld measures all three again, in one
+# run.  Not this file, so the table's layout can change without
+# measuring again.
 peer_id() {
 	{
 		series_id
@@ -45,7 +47,7 @@ peer_id() {
 			clang*) clang --version; ld.lld --version ;;
 			*) gcc --version; ld --version ;;
 		esac
-		case $2 in lto*)
+		case $2 in clang*) ;; *)
 			(cd "$top" && cat configure.ac Makefile.am \
 				$(find wrapper plugin gcc-plugin lib -name '*.[ch]' | LC_ALL=C sort)) ;;
 		esac
@@ -94,6 +96,7 @@ peer_row() {
 	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -f - "$times" <<'AWK'
 function pct(n, o) { return o ? sprintf(" (%+.1f%%)", (n - o) * 100 / o) : "" }
 function times(n, o) { return o ? sprintf(", %.2fx", n / o) : "" }
+$1 == t "-" base "-done" { bwhere = substr($0, length($1) + 13) }
 $1 == t "-" base "-build" { nb = $2 }
 $1 == t "-" base "-rebuild" { ntouch = $2 }
 $1 == t "-" base "-edit" { nedit = $2 }
@@ -104,11 +107,14 @@ $1 == t "-" v "-rebuild" { touch = $2 }
 $1 == t "-" v "-edit" { edit = $2 }
 $1 == t "-" v "-link" { link = substr($0, length($1) + 2) }
 $1 == t "-" v "-boot" { boot = $2 }
-$1 == t "-" v "-done" { measured = 1 }
+$1 == t "-" v "-done" { measured = 1; where = substr($0, length($1) + 13) }
 END {
 	if (!measured) { printf "| %s | not measured yet: `scripts/kernel.sh LTO_LD peers %s %s` measures it | | | | | | |\n", label, t, v; exit }
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
-	ratio = nb ? sprintf("%.2fx", wall / nb) : "no " base " row yet"
+	# (times are compared on one machine only)
+	if (nb && where != bwhere) { nb = ntouch = nedit = 0; why = base " measured on another machine" }
+	else if (!nb) why = "no " base " row yet"
+	ratio = nb ? sprintf("%.2fx", wall / nb) : why
 	printf "| %s | %d%s | %d%s | %.0f s (%.0f s CPU), %s | %.1f s%s | %.1f s%s | %s | %s |\n",
 		label, dec, pct(dec, ndec), img, pct(img, nimg), wall, cpu, ratio,
 		touch, times(touch, ntouch), edit, times(edit, nedit), link, boot

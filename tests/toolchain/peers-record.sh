@@ -53,6 +53,10 @@ expect "a variant that did not build says why" output_has "| FAILED: not built: 
 expect "the date line names each run, its date, processor and variants" output_has \
 	"2026-12-07 on 2 cores of A (nolto, lto); 2026-12-08 on 2 cores of B (clang, clang-thin, clang-full)" peers_when t
 
+record "t-nolto-build,100.0,150,30" "t-nolto-done,2026-12-07,2 cores of A" \
+	"t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-done,2026-12-08,2 cores of B"
+expect "a row measured on another machine than its base has no ratio" \
+	output_has "125 s (200 s CPU), nolto measured on another machine |" row lto
 record "t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-done,2026-12-07,2 cores of A"
 expect "a row whose base is not measured yet says so" output_has "| 970 | 490 | 125 s (200 s CPU), no nolto row yet |" row lto
 expect "a variant not measured yet says which command measures it" \
