@@ -138,7 +138,8 @@ EOF
 			kept="$kept $v"
 			continue
 		fi
-		grep -v "^$1-$v-" "$times" > "$times.tmp" || true
+		# (its own lines only: lto's are not lto-trim's)
+		grep -v -E "^$1-$v-(id|build|rebuild|edit|link|size|boot|done)," "$times" > "$times.tmp" || true
 		mv "$times.tmp" "$times"
 	done
 	echo "kernel: peers $1: measured before, on the same tree and tools:${kept:- none}" >&2

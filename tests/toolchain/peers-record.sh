@@ -26,13 +26,15 @@ record "# made up" \
 	"t-nolto-id,$nolto_id" "t-nolto-build,100.0,150,30" \
 	"t-nolto-size,1,1,1,1000,500" "t-nolto-done,2026-12-07,2 cores of A" \
 	"t-lto-id,$lto_id" "t-lto-build,120.0,170,30" \
+	"t-lto-trim-id,$(peer_id t lto-trim)" "t-lto-trim-build,121.0,170,30" "t-lto-trim-done,2026-12-07,2 cores of A" \
 	"t-clang-id,0000000000000000" "t-clang-build,90.0,150,20" \
 	"t-clang-size,1,1,1,900,450" "t-clang-done,2026-12-06,2 cores of B"
 peers_start t 2> start.err
 expect "a variant measured on the same tree and tools is kept" grep -qx "t-nolto-build,100.0,150,30" "$times"
-expect "a variant left half measured is dropped" sh -c "! grep -q '^t-lto-' '$times'"
+expect "a variant left half measured is dropped" sh -c "! grep -qE '^t-lto-(id|build),' '$times'"
+expect "dropping lto keeps lto-trim's lines" grep -qx "t-lto-trim-build,121.0,170,30" "$times"
 expect "a variant measured with another identity is dropped" sh -c "! grep -q '^t-clang-' '$times'"
-expect "the run says what it kept" grep -q "tools: nolto\$" start.err
+expect "the run says what it kept" grep -q "tools: nolto lto-trim\$" start.err
 expect "the record's header stays" grep -qx "# made up" "$times"
 
 # ---- rows and the date line ----
