@@ -4,12 +4,14 @@
 # banner, memory sizes and addresses are set aside, and the messages
 # that depend on how fast QEMU ran (BogoMIPS; a timer found already
 # expired under load; initcall and KUnit run times; RCU stall reports;
-# x86's TSC rate, its clocks' figures, the RTC's time, PM's hash of it
-# and the trace point that hash happens to match, quirks' run times; the
-# deepest stack a task used, which LTO changes; cfg80211's word, from a
-# worker at any time, on the failed firmware load that regulatory.0's
-# lines report in order), and what the firmware or QEMU printed before
-# the kernel's first message.
+# x86's TSC rate and how it was calibrated (early against the PIT, or
+# later against HPET when QEMU ran too slowly), its clocks' figures, the
+# RTC's time, PM's hash of it and the trace point that hash happens to
+# match, quirks' run times; the deepest stack a task used, which LTO
+# changes; cfg80211's word, from a worker at any time, on the failed
+# firmware load that regulatory.0's lines report in order), and what the firmware or QEMU printed before
+# the kernel's first message (on its line too, up to a carriage return:
+# SeaBIOS's last dot may share the line of the kernel's first message).
 # Symbols printed as NAME+OFFSET/SIZE lose the offset, the size and
 # GCC's clone suffixes; initcall_debug's lines and /init's kallsyms
 # names, addresses and config checksum are left out: parity.sh checks
@@ -31,6 +33,7 @@ errors='Oops|BUG:|Unable to handle|Internal error|WARNING:|cut here'
 normalize() {
 	from_kernel "$1" |
 	sed -e 's/\r$//' \
+	    -e 's/^.*\r//' \
 	    -e 's/^.*\x1b\[2J//' \
 	    -e 's/^\[ *[0-9]*\.[0-9]*\] //' \
 	    -e 's/+0x[0-9a-f]*\/0x[0-9a-f]*//g' \
@@ -50,7 +53,11 @@ normalize() {
 	    -e 's/[0-9]\{4\}-[0-9-]*T[0-9:]* UTC ([0-9]*)/<date> UTC (<seconds>)/' \
 	    -e '/^Timer with delta zero/d' \
 	    -e '/^qemu-system-[a-z0-9_]*: /d' \
-	    -e 's/^tsc: Detected [0-9.]* MHz/tsc: Detected <n> MHz/' \
+	    -e '/^tsc: Fast TSC calibration /d' \
+	    -e '/^tsc: Unable to calibrate against PIT$/d' \
+	    -e '/^tsc: using [A-Z]* reference calibration$/d' \
+	    -e '/^tsc: PIT calibration matches /d' \
+	    -e '/^tsc: Detected [0-9.]* MHz processor$/d' \
 	    -e 's/^\(tsc: Refined TSC clocksource calibration:\) [0-9.]* MHz/\1 <n> MHz/' \
 	    -e 's|/input/input[0-9]*$|/input/input<n>|' \
 	    -e 's/max_idle_ns: [0-9]* ns/max_idle_ns: <n> ns/g' \
