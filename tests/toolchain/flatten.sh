@@ -34,14 +34,20 @@ int big(int x)
 int other2(int x) { return big(x + 2) * 2; }
 C
 
-# calls PREFIX FUNCTION: the functions FUNCTION's code refers to
-# (its relocations: against the function, or the section of its own it
-# has in the LTRANS code once it is local)
+# calls PREFIX FUNCTION: the functions FUNCTION's code refers to: its
+# relocations (against the function, or the section of its own it has
+# in the LTRANS code once it is local), and the targets objdump names
+# for what the assembler resolved in the same section (x86's LTRANS
+# functions share .text)
 calls() {
-	"${1}objdump" -dr wp.o | awk -v f="<$2>:" '
+	"${1}objdump" -dr wp.o | awk -v f="<$2>:" -v self="$2" '
 		$2 == f { in_f = 1; next }
 		/>:$/ { in_f = 0 }
-		in_f && /R_/ { sub(/[-+].*/, "", $3); sub(/^\.text\./, "", $3); print $3 }' |
+		in_f && /R_/ { sub(/[-+].*/, "", $3); sub(/^\.text\./, "", $3); print $3; next }
+		in_f && match($0, /<[^>]*>$/) {
+			t = substr($0, RSTART + 1, RLENGTH - 2); sub(/[+].*/, "", t)
+			if (t != self) print t
+		}' |
 		sort -u | tr '\n' ' '
 }
 
