@@ -6,7 +6,9 @@
 # lto-ld's compiler plugin gives such statics a name of its own in the
 # IR and the asm text alike, and keeps them: the program links and runs
 # with a partition per function (-flto-partition=max), as without LTO.
-# The output of the LTO link has their source names again.
+# The output of the LTO link has their source names again, and the
+# report knows them by either name (a link from the cache has the
+# source's).
 # A static named like an instruction its unit's asm uses (x86's static
 # inline cpuid() and wrmsr()) is not named by that asm: it keeps its
 # name, and the instruction stays an instruction.  A local label of
@@ -71,6 +73,18 @@ scenario() {
 		output_has '^[dt] counter$' sh -c "${prefix}nm wp.o | awk '{print \$(NF-1), \$NF}'"
 	expect "$name: ...the static named like the nop instruction is not renamed" \
 		eval "! ${prefix}nm a.o | grep -q 'nop\.lto_priv'"
+	# the report, of the link and of the same link from the cache (a
+	# cached output has the source names already)
+	for run in miss hit; do
+		LTO_LD_CACHE=$PWD/cache LTO_LD_LTO_FLAGS=-flto-partition=max "$ld" -r \
+			--lto-whole-program --lto-keep-symbol=main --lto-report=$run.json \
+			-o cached.o a.o main.o
+		expect "$name: ...the report (cache $run) keeps the statics: still emitted" \
+			output_has '"name": "counter\.lto_priv\.[0-9]*", "fate": "kept", "reason": "still emitted"' \
+			cat $run.json
+	done
+	expect "$name: ...the second link came from the cache" \
+		output_has '"link_hit": true' cat hit.json
 	expect "$name: ...the program links" "${prefix}gcc" -o prog wp.o
 	"$@" ./prog
 	expect "$name: ...and runs (exit status 11)" test $? = 11

@@ -241,8 +241,8 @@ static bool referenced(const struct report *r, const struct sym *d)
 }
 
 /* The output's name for NAME (itself or a clone's), or NULL. */
-static const char *in_output(const struct report *r, const char *name,
-			     struct strvec *key)
+static const char *named_in_output(const struct report *r, const char *name,
+				   struct strvec *key)
 {
 	char *const *v = r->out.v;
 	size_t lo = lower_bound(name, v, r->out.n, sizeof(*v), name_vs_string),
@@ -259,6 +259,26 @@ static const char *in_output(const struct report *r, const char *name,
 		if (symname_is_copy(v[lo], len - 1))
 			return v[lo];
 	return NULL;
+}
+
+/*
+ * The same, and when the whole link came from the cache, also under the
+ * source's name of a static GCC's LTO renamed NAME.lto_priv.N: a cached
+ * output is stored finished, with those names given back.
+ */
+static const char *in_output(const struct report *r, const char *name,
+			     struct strvec *key)
+{
+	const char *as = named_in_output(r, name, key);
+	char *source;
+
+	if (as || !r->cache || !r->cache->link_hit || !symname_is_privatized(name))
+		return as;
+	source = xmalloc(strlen(name) + 1);
+	symname_unprivatize(name, source);
+	as = named_in_output(r, source, key);
+	free(source);
+	return as;
 }
 
 /* ---- fates ---- */
