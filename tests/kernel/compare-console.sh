@@ -9,9 +9,10 @@
 # RTC's time, PM's hash of it and the trace point that hash happens to
 # match, quirks' run times; the deepest stack a task used, which LTO
 # changes; cfg80211's word, from a worker at any time, on the failed
-# firmware load that regulatory.0's lines report in order), and what the firmware or QEMU printed before
-# the kernel's first message (on its line too, up to a carriage return:
-# SeaBIOS's last dot may share the line of the kernel's first message).
+# firmware load that regulatory.0's lines report in order), and what the
+# firmware or QEMU printed before the kernel's first message (on its
+# line too, up to a carriage return: SeaBIOS's last dot may share the
+# line of the kernel's first message).
 # Symbols printed as NAME+OFFSET/SIZE lose the offset, the size and
 # GCC's clone suffixes; initcall_debug's lines and /init's kallsyms
 # names, addresses and config checksum are left out: parity.sh checks
