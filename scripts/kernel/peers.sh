@@ -91,9 +91,12 @@ peer_measure() {
 	else echo "$1-$2-boot,FAILED" >> "$times"; fi
 }
 
-# peer_row TARGET VARIANT: its row of the peers table, from $times
+# peer_row TARGET VARIANT: its row of the peers table, from $times;
+# marked (*) if measured under an old identity
 peer_row() {
-	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -f - "$times" <<'AWK'
+	old_id=1
+	peer_current "$1" "$2" && old_id=
+	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -v old_id="$old_id" -f - "$times" <<'AWK'
 function pct(n, o) { return o ? sprintf(" (%+.1f%%)", (n - o) * 100 / o) : "" }
 function times(n, o) { return o ? sprintf(", %.2fx", n / o) : "" }
 $1 == t "-" base "-done" { bwhere = substr($0, length($1) + 13) }
@@ -109,6 +112,7 @@ $1 == t "-" v "-link" { link = substr($0, length($1) + 2) }
 $1 == t "-" v "-boot" { boot = $2 }
 $1 == t "-" v "-done" { measured = 1; where = substr($0, length($1) + 13) }
 END {
+	if (measured && old_id) label = label " \\*"
 	if (!measured) { printf "| %s | not measured yet: `scripts/kernel.sh LTO_LD peers %s %s` measures it | | | | | | |\n", label, t, v; exit }
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	# (times are compared on one machine only)
@@ -122,27 +126,37 @@ END {
 AWK
 }
 
-# peers_start TARGET: $times, the record of TARGET's peers, without the
-# lines of a variant that an earlier run left half measured or measured
-# on another tree, configuration or tools
+# peer_current TARGET VARIANT: the variant's record is under today's
+# identity
+peer_current() {
+	grep -qx "$1-$2-id,$(peer_id "$1" "$2")" "$times"
+}
+
+# peers_start TARGET VARIANTS: $times, the record of TARGET's peers,
+# without the lines of a variant that an earlier run left half measured,
+# nor those of the VARIANTS this run measures that were measured on
+# another tree, configuration or tools.  A variant this run does not
+# measure keeps its record under an old identity: its row is marked, and
+# the table keeps its numbers until a run measures it again.
 peers_start() {
 	times=$peers_dir/peers-$1.txt
 	[ -f "$times" ] || cat > "$times" <<EOF
 # What \`scripts/kernel.sh LTO_LD peers $1\` measured, variant by variant:
 # a later run keeps the variants whose identity (peer_id) is unchanged.
 EOF
-	kept=
+	kept= old=
 	for v in $peer_variants; do
-		if grep -q "^$1-$v-done," "$times" &&
-			grep -qx "$1-$v-id,$(peer_id "$1" "$v")" "$times"; then
-			kept="$kept $v"
-			continue
+		if grep -q "^$1-$v-done," "$times"; then
+			if peer_current "$1" "$v"; then kept="$kept $v"; continue; fi
+			case " $2 " in *" $v "*) ;; *) old="$old $v"; continue ;; esac
 		fi
 		# (its own lines only: lto's are not lto-trim's)
 		grep -v -E "^$1-$v-(id|build|rebuild|edit|link|size|boot|done)," "$times" > "$times.tmp" || true
 		mv "$times.tmp" "$times"
 	done
 	echo "kernel: peers $1: measured before, on the same tree and tools:${kept:- none}" >&2
+	[ -z "$old" ] ||
+		echo "kernel: peers $1: measured with other sources, kept and marked:$old" >&2
 }
 
 # peers_when TARGET: when and where the variants were measured, from
@@ -165,7 +179,7 @@ peers() {
 			echo "kernel: peers: no variant '$v' (variants: $peer_variants)" >&2; return 2 ;; esac
 	done
 	no_launcher peers
-	peers_start "$t"
+	peers_start "$t" "$*"
 	for v in "$@"; do
 		grep -q "^$t-$v-done," "$times" && continue
 		echo "$t-$v-id,$(peer_id "$t" "$v")" >> "$times"
@@ -174,7 +188,9 @@ peers() {
 	done
 	set -- "$t"
 	left=
-	for v in $peer_variants; do grep -q "^$1-$v-done," "$times" || left="$left $v"; done
+	for v in $peer_variants; do
+		peer_current "$1" "$v" && grep -q "^$1-$v-done," "$times" || left="$left $v"
+	done
 	[ -z "$left" ] ||
 		echo "kernel: peers $1: still to measure:$left (scripts/kernel.sh LTO_LD peers $1 goes on with them)" >&2
 	{
@@ -182,6 +198,7 @@ peers() {
 		echo "|---|---|---|---|---|---|---|---|"
 		for v in $peer_variants; do peer_row "$1" "$v"; done
 		echo
+		[ -z "$old" ] || printf '%s\n\n' "\\* Measured with other sources than today's (lto-ld, the kernel tree, the configuration, the build scripts or the compiler): \`scripts/kernel.sh LTO_LD peers $1$old\` measures them again."
 		echo "Measured $(peers_when "$1") on the same tree and configuration, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
 	} > "$cache/peers-$1.md"
 	cat "$cache/peers-$1.md"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # kernel.sh peers' record, on made-up records (no kernel is built): a
 # variant measured on the same tree and tools is kept, one left half
-# measured or measured with another identity is dropped; each row's times
+# measured is dropped, and so is one measured with another identity when
+# the run measures it again (kept and marked when not); each row's times
 # are against the same compiler without LTO; the date line names the
 # runs; a variant that did not build has a row that says why.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
@@ -29,12 +30,22 @@ record "# made up" \
 	"t-lto-trim-id,$(peer_id t lto-trim)" "t-lto-trim-build,121.0,170,30" "t-lto-trim-done,2026-12-07,2 cores of A" \
 	"t-clang-id,0000000000000000" "t-clang-build,90.0,150,20" \
 	"t-clang-size,1,1,1,900,450" "t-clang-done,2026-12-06,2 cores of B"
-peers_start t 2> start.err
+cp "$WORK/peers-t.txt" made-up.txt
+peers_start t "clang-thin" 2> start.err
+expect "a variant measured with another identity, not measured by this run, is kept" grep -qx "t-clang-build,90.0,150,20" "$times"
+expect "the run says it kept it under its old identity" grep -q "kept and marked: clang\$" start.err
+# marked VARIANT: its row carries the mark of an old identity
+marked() { peer_row t "$1" | grep -qF "| $(peer_label "$1") \\* |"; }
+expect "its row is marked" marked clang
+expect "the row of a variant under today's identity is not" output_has "^| GCC, no LTO | 1000 " peer_row t nolto
+cp made-up.txt "$WORK/peers-t.txt"
+peers_start t "nolto clang" 2> start.err
 expect "a variant measured on the same tree and tools is kept" grep -qx "t-nolto-build,100.0,150,30" "$times"
 expect "a variant left half measured is dropped" sh -c "! grep -qE '^t-lto-(id|build),' '$times'"
 expect "dropping lto keeps lto-trim's lines" grep -qx "t-lto-trim-build,121.0,170,30" "$times"
-expect "a variant measured with another identity is dropped" sh -c "! grep -q '^t-clang-' '$times'"
+expect "a variant measured with another identity is dropped when the run measures it" sh -c "! grep -q '^t-clang-' '$times'"
 expect "the run says what it kept" grep -q "tools: nolto lto-trim\$" start.err
+expect "and that it kept nothing else" sh -c "! grep -q 'kept and marked' start.err"
 expect "the record's header stays" grep -qx "# made up" "$times"
 
 # ---- rows and the date line ----
