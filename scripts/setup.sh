@@ -10,8 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # and their plugin headers (lto-ld-asm-names.so), qemu-arm to run ARM programs, gcc-11 for the foreign-IR test, procps
 # for the signal test; for the kernel flow the kernel source, what
 # kbuild needs, QEMU for ARM and x86 systems, ccache and GNU time; clang
-# and its libFuzzer runtime for scripts/fuzz.sh, with lld and llvm for
-# Clang's kernel LTO (kernel.sh peers); for scripts/deb.sh the Debian
+# and its libFuzzer runtime for scripts/fuzz.sh; clang, lld and llvm 16
+# for Clang's kernels (kernel.sh peers); for scripts/deb.sh the Debian
 # packaging tools and lintian; man-db for the man page checks and
 # chromium to render lto-sizediff --html in the tests; gdb to read the
 # source lines of LTO output (tests, kernel parity); dpkg-source and
@@ -21,7 +21,8 @@ packages="build-essential autoconf automake binutils binutils-dev
 	gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf
 	libc6-dev-armhf-cross qemu-user gcc-11 procps
 	linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio perl python3
-	qemu-system-arm qemu-system-x86 ccache time clang libclang-rt-14-dev lld llvm
+	qemu-system-arm qemu-system-x86 ccache time clang libclang-rt-14-dev
+	clang-16 lld-16 llvm-16
 	debhelper dpkg-dev lintian man-db chromium bzip2 xz-utils gdb"
 
 missing=

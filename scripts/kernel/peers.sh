@@ -44,7 +44,7 @@ peer_id() {
 		cat $(fragments "$1" "$2") "$top/scripts/kernel/tree.sh" \
 			"$top/scripts/kernel/build-boot.sh"
 		case $2 in
-			clang*) clang --version; ld.lld --version ;;
+			clang*) "${llvm}clang" --version; "${llvm}ld.lld" --version ;;
 			*) gcc --version; ld --version ;;
 		esac
 		case $2 in clang*) ;; *)
@@ -68,6 +68,9 @@ peer_measure() {
 	b=$cache/kbuild/$1-$2
 	rm -rf "$b"
 	configure "$1" "$2"
+	# (the mitigations its configuration resolved to: under a compiler
+	# that lacks one, the same configuration gives another kernel)
+	echo "$1-$2-mitigations,$(sed -n 's/^CONFIG_\(MITIGATION_[A-Z0-9_]*\)=y$/\1/p' "$b/.config" | tr '\n' ' ')" >> "$times"
 	# (a variant that does not build is a row that says why)
 	if ! timed "$1-$2-build" "$1" "$2" -j"$jobs" all 2> "$b.err"; then
 		cat "$b.err" >&2
@@ -104,6 +107,8 @@ $1 == t "-" base "-build" { nb = $2 }
 $1 == t "-" base "-rebuild" { ntouch = $2 }
 $1 == t "-" base "-edit" { nedit = $2 }
 $1 == t "-nolto-size" { ndec = $5; nimg = $6 }
+$1 == t "-nolto-mitigations" { nmit = $2 }
+$1 == t "-" v "-mitigations" { mit = $2 }
 $1 == t "-" v "-size" { dec = $5; img = $6 }
 $1 == t "-" v "-build" { wall = $2; cpu = $3 + $4 }
 $1 == t "-" v "-rebuild" { touch = $2 }
@@ -113,6 +118,13 @@ $1 == t "-" v "-boot" { boot = $2 }
 $1 == t "-" v "-done" { measured = 1; where = substr($0, length($1) + 13) }
 END {
 	if (measured && old_id) label = label " \\*"
+	# (GCC's mitigations that this kernel goes without)
+	if (nmit != "" && mit != "") {
+		n = split(nmit, want, " ")
+		for (i = 1; i <= n; i++)
+			if (index(" " mit " ", " " want[i] " ") == 0) lacks = lacks (lacks == "" ? "" : ", ") want[i]
+		if (lacks != "") boot = boot "; without " lacks
+	}
 	if (!measured) { printf "| %s | not measured yet: `scripts/kernel.sh LTO_LD peers %s %s` measures it | | | | | | |\n", label, t, v; exit }
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	# (times are compared on one machine only)
@@ -151,7 +163,7 @@ EOF
 			case " $2 " in *" $v "*) ;; *) old="$old $v"; continue ;; esac
 		fi
 		# (its own lines only: lto's are not lto-trim's)
-		grep -v -E "^$1-$v-(id|build|rebuild|edit|link|size|boot|done)," "$times" > "$times.tmp" || true
+		grep -v -E "^$1-$v-(id|mitigations|build|rebuild|edit|link|size|boot|done)," "$times" > "$times.tmp" || true
 		mv "$times.tmp" "$times"
 	done
 	echo "kernel: peers $1: measured before, on the same tree and tools:${kept:- none}" >&2
@@ -199,7 +211,7 @@ peers() {
 		for v in $peer_variants; do peer_row "$1" "$v"; done
 		echo
 		[ -z "$old" ] || printf '%s\n\n' "\\* Measured with other sources than today's (lto-ld, the kernel tree, the configuration, the build scripts or the compiler): \`scripts/kernel.sh LTO_LD peers $1$old\` measures them again."
-		echo "Measured $(peers_when "$1") on the same tree and configuration, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $(clang --version | head -1))."
+		echo "Measured $(peers_when "$1") on the same tree and configuration, kernel compiles without ccache, by \`scripts/kernel.sh LTO_LD peers $1\` ($(gcc --version | head -1), $("${llvm}clang" --version | head -1))."
 	} > "$cache/peers-$1.md"
 	cat "$cache/peers-$1.md"
 	results_table "kernel-peers-$1" "$cache/peers-$1.md"

@@ -64,8 +64,9 @@ kmake() {
 	o=$cache/kbuild/$t-$v
 	target_env "$t"
 	cc=$kernel_cc
-	# Clang's peers: LLVM=1 (clang, ld.lld, llvm-ar...), Clang's own LTO
-	case $v in clang*) cc="${KERNEL_CC_LAUNCHER:+$KERNEL_CC_LAUNCHER }clang"; set -- LLVM=1 "$@" ;; esac
+	# Clang's peers: all of LLVM's tools (clang, ld.lld, llvm-ar...), as
+	# LLVM=1 gives, from $llvm; Clang's own LTO
+	case $v in clang*) cc="${KERNEL_CC_LAUNCHER:+$KERNEL_CC_LAUNCHER }${llvm}clang"; set -- LLVM="$llvm" "$@" ;; esac
 	set -- O="$o" ARCH=$arch CROSS_COMPILE=$cross CC="$cc" \
 		KCPPFLAGS="-fmacro-prefix-map=$("$top/scripts/relpath.sh" "$o" "$tree")/=" "$@"
 	case $v in lto*) set -- LD="$cache/bin/${cross}lto-ld" "$@" ;; esac
@@ -78,6 +79,11 @@ kmake() {
 	esac
 }
 run=
+# (Clang's peers: Debian 12's clang 16, since its default clang, 14, has
+# no -mfunction-return=thunk-extern: under it x86_64_defconfig resolves
+# without return thunks and the mitigations that need them, another
+# kernel than GCC's)
+llvm=/usr/lib/llvm-16/bin/
 
 configs=$top/tests/kernel/configs
 

@@ -4,7 +4,8 @@
 # measured is dropped, and so is one measured with another identity when
 # the run measures it again (kept and marked when not); each row's times
 # are against the same compiler without LTO; the date line names the
-# runs; a variant that did not build has a row that says why.
+# runs; a variant that did not build has a row that says why, and one
+# whose kernel goes without some of GCC's mitigations says which.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 top=$TOP_SRCDIR
@@ -65,6 +66,11 @@ expect "ThinLTO's build is against Clang without LTO (1.50x), its size against G
 expect "a variant that did not build says why" output_has "| FAILED: not built: ld.lld: error: out of memory |" row clang-full
 expect "the date line names each run, its date, processor and variants" output_has \
 	"2026-12-07 on 2 cores of A (nolto, lto); 2026-12-08 on 2 cores of B (clang, clang-thin, clang-full)" peers_when t
+record "t-nolto-mitigations,RETPOLINE RETHUNK SLS " "t-nolto-done,2026-12-07,2 cores of A" \
+	"t-clang-mitigations,RETPOLINE " "t-clang-size,1,1,1,990,495" "t-clang-boot,userspace /init ran" \
+	"t-clang-done,2026-12-07,2 cores of A"
+expect "a kernel without some of GCC's mitigations says which" \
+	output_has "| userspace /init ran; without RETHUNK, SLS |" row clang
 
 record "t-nolto-build,100.0,150,30" "t-nolto-done,2026-12-07,2 cores of A" \
 	"t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-done,2026-12-08,2 cores of B"
