@@ -162,8 +162,8 @@ EOF
 			if peer_current "$1" "$v"; then kept="$kept $v"; continue; fi
 			case " $2 " in *" $v "*) ;; *) old="$old $v"; continue ;; esac
 		fi
-		# (its own lines only: lto's are not lto-trim's)
-		grep -v -E "^$1-$v-(id|mitigations|build|rebuild|edit|link|size|boot|done)," "$times" > "$times.tmp" || true
+		# (its own lines only: lto's are not lto-trim's, whose next word is no line kind)
+		grep -v "^$1-$v-[a-z]*," "$times" > "$times.tmp" || true
 		mv "$times.tmp" "$times"
 	done
 	echo "kernel: peers $1: measured before, on the same tree and tools:${kept:- none}" >&2
