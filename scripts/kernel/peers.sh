@@ -97,9 +97,11 @@ peer_measure() {
 # peer_row TARGET VARIANT: its row of the peers table, from $times;
 # marked (*) if measured under an old identity
 peer_row() {
-	old_id=1
+	old_id=1 old_base=1
 	peer_current "$1" "$2" && old_id=
-	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" -v old_id="$old_id" -f - "$times" <<'AWK'
+	peer_current "$1" "$(peer_base "$2")" && old_base=
+	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" \
+		-v old_id="$old_id" -v old_base="$old_base" -f - "$times" <<'AWK'
 function pct(n, o) { return o ? sprintf(" (%+.1f%%)", (n - o) * 100 / o) : "" }
 function times(n, o) { return o ? sprintf(", %.2fx", n / o) : "" }
 $1 == t "-" base "-done" { bwhere = substr($0, length($1) + 13) }
@@ -129,6 +131,8 @@ END {
 	if (dec == "") { printf "| %s | | | | | | | %s |\n", label, boot; exit }
 	# (times are compared on one machine only)
 	if (nb && where != bwhere) { nb = ntouch = nedit = 0; why = base " measured on another machine" }
+	# (nor against a base measured with other sources than the row)
+	else if (nb && old_id != old_base) { nb = ntouch = nedit = 0; why = base " measured with other sources" }
 	else if (!nb) why = "no " base " row yet"
 	ratio = nb ? sprintf("%.2fx", wall / nb) : why
 	printf "| %s | %d%s | %d%s | %.0f s (%.0f s CPU), %s | %.1f s%s | %.1f s%s | %s | %s |\n",

@@ -3,9 +3,10 @@
 # variant measured on the same tree and tools is kept, one left half
 # measured is dropped, and so is one measured with another identity when
 # the run measures it again (kept and marked when not); each row's times
-# are against the same compiler without LTO; the date line names the
-# runs; a variant that did not build has a row that says why, and one
-# whose kernel goes without some of GCC's mitigations says which.
+# are against the same compiler without LTO measured with the same
+# sources; the date line names the runs; a variant that did not build
+# has a row that says why, and one whose kernel goes without some of
+# GCC's mitigations says which.
 . "${TOP_SRCDIR:-$(dirname "$0")/../..}/tests/lib.sh"
 
 top=$TOP_SRCDIR
@@ -76,6 +77,12 @@ record "t-nolto-build,100.0,150,30" "t-nolto-done,2026-12-07,2 cores of A" \
 	"t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-done,2026-12-08,2 cores of B"
 expect "a row measured on another machine than its base has no ratio" \
 	output_has "125 s (200 s CPU), nolto measured on another machine |" row lto
+record "t-clang-id,$clang_id" "t-clang-build,200.0,150,20" "t-clang-edit,5.0,1,1" \
+	"t-clang-done,2026-12-08,2 cores of B" \
+	"t-clang-thin-id,0000000000000000" "t-clang-thin-build,300.0,150,20" "t-clang-thin-edit,20.0,1,1" \
+	"t-clang-thin-size,1,1,1,980,480" "t-clang-thin-done,2026-12-07,2 cores of B"
+expect "a row measured with other sources than its base has no ratio" \
+	output_has "300 s (170 s CPU), clang measured with other sources | 0.0 s | 20.0 s |" row clang-thin
 record "t-lto-build,125.0,170,30" "t-lto-size,1,1,1,970,490" "t-lto-done,2026-12-07,2 cores of A"
 expect "a row whose base is not measured yet says so" output_has "| 970 | 490 | 125 s (200 s CPU), no nolto row yet |" row lto
 expect "a variant not measured yet says which command measures it" \
