@@ -97,10 +97,10 @@ peer_measure() {
 # peer_row TARGET VARIANT: its row of the peers table, from $times;
 # marked (*) if measured under an old identity
 peer_row() {
-	old_id=1 old_base=1
+	base=$(peer_base "$2") old_id=1 old_base=1
 	peer_current "$1" "$2" && old_id=
-	peer_current "$1" "$(peer_base "$2")" && old_base=
-	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$(peer_base "$2")" \
+	peer_current "$1" "$base" && old_base=
+	awk -F, -v t="$1" -v v="$2" -v label="$(peer_label "$2")" -v base="$base" \
 		-v old_id="$old_id" -v old_base="$old_base" -f - "$times" <<'AWK'
 function pct(n, o) { return o ? sprintf(" (%+.1f%%)", (n - o) * 100 / o) : "" }
 function times(n, o) { return o ? sprintf(", %.2fx", n / o) : "" }
